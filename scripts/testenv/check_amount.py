@@ -19,12 +19,23 @@ whose update_one tests a field against a parameter (`{"kind": "amount"}`)
 is run, and every group whose last operation is one. Prints "ok: ..." per
 check, "FAIL: ..." per failure, exits 1 on any failure or when nothing was
 checked.
+
+Amounts are passed in the field's own BSON type (validators.json: an
+Int64 for a long, a Decimal128 for a decimal), and the field must keep that
+type (issue 41: JavaScript's `0 - x` made a Long a double, which a long
+field's validator refuses; Python's `-x` fails on a Decimal128). An amount
+of 0 or below must be refused before the write, the field unchanged (a
+negative one would add what the write means to take).
 """
 
 import copy
 import os
 import sys
 
+import json
+
+from bson.decimal128 import Decimal128
+from bson.int64 import Int64
 from bson.objectid import ObjectId
 from pymongo import MongoClient
 
@@ -40,6 +51,39 @@ def fail(msg):
 
 def ok(msg):
     print(f"ok: {msg}")
+
+
+KINDS = {}  # (collection, path) -> the validator's bsonType
+
+
+def kind(coll, path):
+    return KINDS.get((coll, path), "int")
+
+
+def as_kind(k, n):
+    """The number n in BSON type k, as the caller would pass it."""
+    if k == "long":
+        return Int64(n)
+    if k == "decimal":
+        return Decimal128(str(n))
+    if k == "double":
+        return float(n)
+    return int(n)
+
+
+def kind_of(v):
+    if isinstance(v, Int64):
+        return "long"
+    if isinstance(v, Decimal128):
+        return "decimal"
+    if isinstance(v, float):
+        return "double"
+    return "int" if isinstance(v, int) and not isinstance(v, bool) else type(v).__name__
+
+
+def plain(v):
+    """A number to compare: a Decimal128's Decimal, others as they are."""
+    return v.to_decimal() if isinstance(v, Decimal128) else v
 
 
 def amount_test(op):
@@ -71,29 +115,55 @@ def call(db, book, name, args):
     return None
 
 
+def amounts(k):
+    """What a document holds and an amount above it, in a field of type k: a
+    long past 2**53 and a decimal of 19 digits, which a double holds
+    inexactly (a JavaScript number made of a Long or a Decimal128 shows
+    there)."""
+    if k == "long":
+        return 2**53 + 3, 2**53 + 5
+    if k == "decimal":
+        return "1234567890.123456789", "1234567892.123456789"
+    return LEFT, LEFT + 2
+
+
+def negative(n):
+    return f"-{n}" if isinstance(n, str) else -n
+
+
 def check_take(db, lang, book, name, op, found, examples):
     step, path, amount = found
     coll = step["collection"]
-    doc = new_doc(db, examples, coll, {path: LEFT})
+    k = kind(coll, path)
+    left, more = amounts(k)
+    held = plain(as_kind(k, left))
+    doc = new_doc(db, examples, coll, {path: as_kind(k, left)})
     args = {}
     for p in op["params"]:
         args[p["name"]] = doc if p["path"] == "_id" else None
-    args[amount] = LEFT + 2
+    for refused in (0, negative(left)):
+        args[amount] = as_kind(k, refused)
+        told = call(db, book, name, args)
+        now = db[coll].find_one({"_id": doc})[path]
+        if told is None or plain(now) != held:
+            fail(f"{lang} {name}: taking {refused} when {left} are left: {told or 'returned'}, {path} = {now}; wanted a refusal and {left}")
+            return
+    args[amount] = as_kind(k, more)
     told = call(db, book, name, args)
     now = db[coll].find_one({"_id": doc})[path]
     if told is None or "nothing matched" not in told:
-        fail(f"{lang} {name}: taking {LEFT + 2} when {LEFT} are left returned ({told}) instead of failing with 'nothing matched'")
+        fail(f"{lang} {name}: taking {more} when {left} are left returned ({told}) instead of failing with 'nothing matched'")
         return
-    if now != LEFT:
-        fail(f"{lang} {name}: taking {LEFT + 2} when {LEFT} are left left {path} = {now}")
+    if plain(now) != held:
+        fail(f"{lang} {name}: taking {more} when {left} are left left {path} = {now}")
         return
-    args[amount] = LEFT
+    args[amount] = as_kind(k, left)
     told = call(db, book, name, args)
     now = db[coll].find_one({"_id": doc})[path]
-    if told is not None or now != 0:
-        fail(f"{lang} {name}: taking {LEFT} when {LEFT} are left: {told or 'returned'}, {path} = {now}; wanted 0")
+    if told is not None or plain(now) != 0 or kind_of(now) != k:
+        fail(f"{lang} {name}: taking {left} ({k}) when {left} are left: {told or 'returned'}, {path} = {now!r}; wanted 0 ({k})")
         return
-    ok(f"{lang} {name}: taking {LEFT + 2} when {LEFT} are left changed nothing (nothing matched); taking {LEFT} left 0")
+    ok(f"{lang} {name}: amounts of 0 and {negative(left)} refused; taking {more} when {left} are left changed nothing (nothing matched); taking {left} left 0 ({k})")
 
 
 def check_group(db, lang, book, group, plan, examples):
@@ -144,6 +214,11 @@ def check_group(db, lang, book, group, plan, examples):
 
 def main():
     directory, uri, db_name, mongosh = sys.argv[1:5]
+    with open(f"{directory}/validators.json") as f:
+        for coll, v in json.load(f).items():
+            for field, spec in v["$jsonSchema"].get("properties", {}).items():
+                if isinstance(spec.get("bsonType"), str):
+                    KINDS[(coll, field)] = spec["bsonType"]
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import three_cookbooks
 

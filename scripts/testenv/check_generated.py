@@ -394,6 +394,13 @@ def sample_params(db, plan, examples):
             v = [v]
         elif kind == "to":
             v = shift(v)
+        # The caller's amount must be above 0 (the function refuses any
+        # other before its write): the data's value when it is, else 1 in
+        # its type.
+        elif kind == "amount":
+            plain = v.to_decimal() if hasattr(v, "to_decimal") else v
+            if not plain > 0:
+                v = type(v)("1") if hasattr(v, "to_decimal") else type(v)(1)
         values[p["name"]] = v
     # A field of a new document that a step matches on (the new post's
     # author, whose followers are found): a value the data holds there.

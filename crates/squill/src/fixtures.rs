@@ -62,6 +62,9 @@
 //!   one write), and a group whose earlier `$inc` of the caller's amount
 //!   is taken back by its opposite when the take matches nothing (audit43
 //!   B).
+//! - `stock-take-kinds`: the caller's amount taken from a long and from a
+//!   decimal field, which its opposite must keep in their type; an amount
+//!   not above 0 is refused (issue 41).
 //! - `feed-ids-in-follower`: `club-feed` with each member keeping its
 //!   follows' ids (`following`) and the follows naming only the followed
 //!   member: a timeline's push finds the follows, then the members keeping
@@ -75,7 +78,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 23] = [
+const FILES: [(&str, &str); 24] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -160,6 +163,10 @@ const FILES: [(&str, &str); 23] = [
     (
         "stock-take",
         include_str!("../tests/fixtures/stock-take.yaml"),
+    ),
+    (
+        "stock-take-kinds",
+        include_str!("../tests/fixtures/stock-take-kinds.yaml"),
     ),
     (
         "feed-ids-in-follower",

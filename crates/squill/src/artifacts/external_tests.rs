@@ -1232,8 +1232,38 @@ fn a_take_of_the_callers_amount_and_its_undo_against_a_server() {
         &out,
         "checked 1 take(s) of the caller's amount and 1 group(s) that take an amount back",
         &[
-            "ok: {lang} take: taking 5 when 3 are left changed nothing (nothing matched); taking 3 left 0",
+            "ok: {lang} take: amounts of 0 and -3 refused; taking 5 when 3 are left changed nothing (nothing matched); taking 3 left 0 (int)",
             "ok: {lang} reserve: a take of 5 with 3 left failed and took back the earlier $inc (10 again); a take of 3 kept both (13, 0)",
+        ],
+    );
+}
+
+/// Issue 41: the caller's amount in a long and in a decimal field
+/// (fixture `stock-take-kinds`, its validators set up). Against a server, in
+/// each language, an amount of 0 or below is refused with the field
+/// unchanged, and a take in the field's own type (an Int64, a Decimal128)
+/// leaves 0 of that type (scripts/testenv/check_amount.py). JavaScript's
+/// `0 - x` once made the Long a double, which the validator refused, and
+/// Python's `-x` failed on a Decimal128; a negative amount once added stock.
+#[test]
+fn a_take_of_a_long_or_decimal_amount_keeps_its_type_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "stock-take-kinds";
+    let (model, design) = fixtures::load(name);
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (&format!("amount-{name}"), "squill_amount_kinds", true),
+        ("check_amount.py", &[]),
+    );
+    says_in_each_language(
+        &out,
+        "checked 2 take(s) of the caller's amount and 0 group(s) that take an amount back",
+        &[
+            "ok: {lang} take_units: amounts of 0 and -9007199254740995 refused; taking 9007199254740997 when 9007199254740995 are left changed nothing (nothing matched); taking 9007199254740995 left 0 (long)",
+            "ok: {lang} draw: amounts of 0 and -1234567890.123456789 refused; taking 1234567892.123456789 when 1234567890.123456789 are left changed nothing (nothing matched); taking 1234567890.123456789 left 0 (decimal)",
         ],
     );
 }
@@ -1271,7 +1301,9 @@ fn a_feed_over_outlier_follows_reads_both_places_against_a_server() {
 /// Issue 41: under a tenant, every write of a cookbook function tests the
 /// tenant it is called with, the writes its plan adds too (a product's
 /// count and sum of reviews, a customer's name copied into her orders, a
-/// bulk count-down after a purge, a line through its order's `_id`). Called
+/// bulk count-down after a purge, a line through its order's `_id`, a
+/// customer's orders deleted by her id with no find of her first, since
+/// the orders carry the store too). Called
 /// with another store and the ids of one store's documents, nothing of that
 /// store changes; called with their own store, something does (the call
 /// reaches its writes), in each language, on the synthetic data as
@@ -1302,7 +1334,7 @@ fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
         ("check_tenant_scope.py", &["store"]),
     );
     assert!(
-        out.contains("checked 7 operation(s) whose writes test the tenant"),
+        out.contains("checked 8 operation(s) whose writes test the tenant"),
         "{out}"
     );
     for op in [
@@ -1310,6 +1342,7 @@ fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
         "write_review",
         "edit_review",
         "drop_review",
+        "drop_customer",
         "purge_old_reviews",
         "ship_line",
         "sell",

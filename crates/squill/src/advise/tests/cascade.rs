@@ -309,3 +309,107 @@ operations:
     );
     assert!(orphaned(p).is_empty());
 }
+
+/// Issues of a workspace (the tenant) with their comments apart, `extra`
+/// adding relationships: the delete of one issue by its `_id`.
+fn tenant_model(extra: &str) -> String {
+    format!(
+        "name: tenant_issues
+tenant: {{entity: workspace, largest: 0.03}}
+entities:
+  workspace:
+    count: 1000
+    fields:
+      name: string(20)
+  issue:
+    count: 1000000
+    fields:
+      title: string(60)
+  comment:
+    count: 40000000
+    fields:
+      text: string(200)
+relationships:
+  issues:
+    parent: workspace
+    child: issue
+    children: {{min: 0, typical: 1000, max: 30000}}
+    child_field: workspace
+  comments:
+    parent: issue
+    child: comment
+    children: {{min: 0, typical: 40, max: 300}}
+    child_field: issue
+    layout: parent-reference
+{extra}operations:
+  delete_issue:
+    delete: issue
+    filter: {{_id: eq}}
+    rate: 1
+"
+    )
+}
+
+/// Issue 41: under a tenant, the delete of an issue by its `_id` reads the
+/// issue first only where its comments do not carry the tenant's id. When
+/// they do, the comments' `deleteMany` tests the workspace beside the
+/// issue's id, so another workspace's issue id takes nothing, and the
+/// caller's id is enough: two steps, not three. Without it, the find of
+/// the issue (scoped by the workspace) stays, and the comments are
+/// deleted by the ids it read.
+#[test]
+fn under_a_tenant_a_delete_by_id_reads_its_parent_only_when_children_lack_the_tenant() {
+    let carried = design(&tenant_model(
+        "  workspace_comments:
+    parent: workspace
+    child: comment
+    children: {min: 0, typical: 40000, max: 1200000}
+    child_field: workspace
+    layout: parent-reference
+",
+    ));
+    let p = plan(&carried, "delete_issue");
+    let order: Vec<(&str, Action)> = p
+        .steps
+        .iter()
+        .map(|s| (s.collection.as_str(), s.action))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            ("comment", Action::DeleteMany),
+            ("issue", Action::DeleteOne)
+        ],
+        "{:?}",
+        p.steps
+    );
+    let tested: Vec<&str> = p.steps[0].filter.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(tested, ["workspace", "issue"]);
+    assert_eq!(
+        p.steps[0].filter[1].value_from,
+        crate::design::ValueSource::Param
+    );
+    assert!(orphaned(p).is_empty());
+
+    let apart = design(&tenant_model(""));
+    let p = plan(&apart, "delete_issue");
+    let order: Vec<(&str, Action)> = p
+        .steps
+        .iter()
+        .map(|s| (s.collection.as_str(), s.action))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            ("issue", Action::Find),
+            ("comment", Action::DeleteMany),
+            ("issue", Action::DeleteOne),
+        ],
+        "{:?}",
+        p.steps
+    );
+    assert_eq!(
+        p.steps[1].filter[0].value_from,
+        crate::design::ValueSource::FromStep { step: 1 }
+    );
+}

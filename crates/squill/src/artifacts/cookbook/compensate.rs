@@ -532,7 +532,7 @@ mod tests {
         let py = super::super::python(&d, &ops);
         assert!(
             py.contains("def take(db, stock_id, quantity):\n")
-                && py.contains("update_one({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": -quantity}})"),
+                && py.contains("update_one({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": _negated(quantity)}})"),
             "{py}"
         );
         for text in [
@@ -540,7 +540,7 @@ mod tests {
             super::super::mongosh(&d, &ops),
         ] {
             assert!(
-                text.contains("updateOne({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": 0 - quantity}})"),
+                text.contains("updateOne({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": negated(quantity)}})"),
                 "{text}"
             );
         }
@@ -562,7 +562,7 @@ mod tests {
         let (d, ops) = stock_take();
         let py = super::super::python(&d, &ops);
         assert!(
-            py.contains("    except BaseException:\n        if (out.get(\"hold\") or {}).get(\"warehouse\") and out[\"hold\"][\"warehouse\"][\"matched_count\"] > 0:\n            db[\"warehouse\"].update_one({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -units}})\n        raise\n"),
+            py.contains("    except BaseException:\n        if (out.get(\"hold\") or {}).get(\"warehouse\") and out[\"hold\"][\"warehouse\"][\"matched_count\"] > 0:\n            db[\"warehouse\"].update_one({\"_id\": warehouse_id}, {\"$inc\": {\"held\": _negated(units)}})\n        raise\n"),
             "{py}"
         );
         assert!(!py.contains("the application must undo hold"), "{py}");
@@ -575,12 +575,12 @@ mod tests {
         );
         let node = super::super::node(&d, &ops);
         assert!(
-            node.contains("    if (out[\"hold\"] !== undefined && out[\"hold\"][\"warehouse\"] && out[\"hold\"][\"warehouse\"].matchedCount > 0) await db.collection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": 0 - units}});\n"),
+            node.contains("    if (out[\"hold\"] !== undefined && out[\"hold\"][\"warehouse\"] && out[\"hold\"][\"warehouse\"].matchedCount > 0) await db.collection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": negated(units)}});\n"),
             "{node}"
         );
         let sh = super::super::mongosh(&d, &ops);
         assert!(
-            sh.contains("db.getCollection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": 0 - units}});\n"),
+            sh.contains("db.getCollection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": negated(units)}});\n"),
             "{sh}"
         );
         let text = crate::outputs::design::text::render(&d, false);

@@ -5,6 +5,7 @@
 //! `PLAN` at the end of the Python module lists each operation's parameters
 //! (collection, field path, kind) and steps, for tools and tests that call it.
 
+mod amount;
 #[cfg(test)]
 mod batch_tests;
 mod code;
@@ -442,6 +443,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     if inserts_new(ops) {
         out.push_str(JS_INSERT_NEW_HELPER);
     }
+    if amount::takes_amounts(ops) {
+        out.push_str(amount::JS_HELPER);
+    }
     for op in ops {
         out.push('\n');
         out.push_str(&render::mongosh(op));
@@ -491,6 +495,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     }
     if inserts_new(ops) {
         out.push_str(NODE_INSERT_NEW_HELPER);
+    }
+    if amount::takes_amounts(ops) {
+        out.push_str(amount::JS_HELPER);
     }
     for op in ops {
         out.push('\n');
@@ -850,6 +857,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     }
     if inserts_new(ops) {
         out.push_str(PY_INSERT_NEW_HELPER);
+    }
+    if amount::takes_amounts(ops) {
+        out.push_str(amount::PY_HELPER);
     }
     for op in ops {
         out.push_str("\n\n");

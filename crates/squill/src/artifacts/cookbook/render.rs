@@ -2,7 +2,9 @@
 //! (the official driver). Filters and updates are written as JSON-like
 //! literals, which all three languages share; the calls around them differ.
 
-use super::code::{EachCode, EachSource, Expr, Merge, NewPath, OpCode, StepCode, Update, When};
+use super::code::{
+    EachCode, EachSource, Expr, Merge, NewPath, OpCode, ParamKind, StepCode, Update, When,
+};
 use crate::design::Action;
 use crate::words::script::{self, comment as c};
 use std::fmt::Write as _;
@@ -80,11 +82,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
         Expr::Amount(n) => number(*n),
-        // JavaScript's `-0` is a negative zero, which the driver sends as
-        // a double: `$inc` by it turns an int field into a double, and
-        // the validator refuses the document. `0 - p` is `+0` when `p` is 0.
-        Expr::Negated(p) if lang == Lang::Python => format!("-{p}"),
-        Expr::Negated(p) => format!("0 - {p}"),
+        // In the caller's own numeric type (amount.rs says why `-p` and
+        // `0 - p` are not enough).
+        Expr::Negated(p) if lang == Lang::Python => format!("_negated({p})"),
+        Expr::Negated(p) => format!("negated({p})"),
         Expr::FoundField { step, field } => format!("{step}[0][{}]", q(field)),
         Expr::InsertedIds { step } => match lang {
             Lang::Python => format!("{step}[\"inserted_ids\"]"),
@@ -1738,6 +1739,20 @@ fn py_steps(op: &OpCode, session: bool, indent: &str) -> String {
     out
 }
 
+/// The lines at the top of `op`'s function that refuse each amount it takes
+/// that is not above 0, before any write (amount.rs says why).
+fn amount_guards(lang: Lang, op: &OpCode, indent: &str) -> String {
+    let mut out = String::new();
+    for p in op.params.iter().filter(|p| p.kind == ParamKind::Amount) {
+        let (f, n) = (q(&op.function), q(&p.name));
+        let _ = match lang {
+            Lang::Python => writeln!(out, "{indent}_must_be_positive({f}, {n}, {})", p.name),
+            _ => writeln!(out, "{indent}mustBePositive({f}, {n}, {});", p.name),
+        };
+    }
+    out
+}
+
 /// A mongosh function for the operation.
 pub fn mongosh(op: &OpCode) -> String {
     let params: Vec<&str> = op.params.iter().map(|p| p.name.as_str()).collect();
@@ -1774,6 +1789,7 @@ pub fn mongosh(op: &OpCode) -> String {
         );
         out.push_str(&mongosh_transaction(&[call.as_str()], "    "));
         out.push_str("  }\n");
+        out.push_str(&amount_guards(Lang::Mongosh, op, "  "));
         out.push_str(&js_steps(Lang::Mongosh, op, ("sdb", true), "  "));
         out.push_str(&merge_lines(Lang::Mongosh, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
@@ -1784,6 +1800,7 @@ pub fn mongosh(op: &OpCode) -> String {
             out.push_str("}\n");
             return out;
         }
+        out.push_str(&amount_guards(Lang::Mongosh, op, "  "));
         out.push_str(&js_steps(Lang::Mongosh, op, ("db", false), "  "));
         out.push_str(&merge_lines(Lang::Mongosh, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
@@ -1823,6 +1840,7 @@ pub fn node(op: &OpCode) -> String {
         out.push_str(
             "      return out;\n    } finally {\n      await own.endSession();\n    }\n  }\n",
         );
+        out.push_str(&amount_guards(Lang::Node, op, "  "));
         out.push_str(&js_steps(Lang::Node, op, ("db", true), "  "));
         out.push_str(&merge_lines(Lang::Node, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
@@ -1838,6 +1856,7 @@ pub fn node(op: &OpCode) -> String {
             out.push_str("}\n");
             return out;
         }
+        out.push_str(&amount_guards(Lang::Node, op, "  "));
         out.push_str(&js_steps(Lang::Node, op, ("db", false), "  "));
         out.push_str(&merge_lines(Lang::Node, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
@@ -2056,6 +2075,7 @@ pub fn python(op: &OpCode) -> String {
             op.function,
             args.join(", ")
         );
+        out.push_str(&amount_guards(Lang::Python, op, "    "));
         out.push_str(&py_steps(op, true, "    "));
         out.push_str(&merge_lines(Lang::Python, op, "    "));
         let _ = writeln!(out, "    return {}", returns(op));
@@ -2065,6 +2085,7 @@ pub fn python(op: &OpCode) -> String {
             let _ = writeln!(out, "    raise RuntimeError({})", q(m));
             return out;
         }
+        out.push_str(&amount_guards(Lang::Python, op, "    "));
         out.push_str(&py_steps(op, false, "    "));
         out.push_str(&merge_lines(Lang::Python, op, "    "));
         let _ = writeln!(out, "    return {}", returns(op));

@@ -227,6 +227,26 @@ impl Planner<'_> {
         }
     }
 
+    /// Whether every step a delete of `m` instances of `e` by the caller's
+    /// ids takes for its owned children lands in a collection whose
+    /// documents carry the tenant's id: the steps are planned aside and
+    /// looked at. Each of their writes then tests the tenant (tenant.rs),
+    /// so a parent's id of another tenant takes nothing, and the delete
+    /// needs no find of its parent first.
+    pub(super) fn children_carry_tenant(
+        &self,
+        op: OperationId,
+        e: EntityId,
+        (m, one_or_in): (f64, FilterOp),
+    ) -> bool {
+        let mut aside = OpPlan::default();
+        self.delete_owned_children(&mut aside, op, e, (m, &ValueSource::Param, one_or_in), &[]);
+        aside
+            .steps
+            .iter()
+            .all(|s| self.tenant_path_in(&s.collection).is_some())
+    }
+
     /// The references to its other parents a child's find returns, for
     /// their figures or latest children to follow its delete (as
     /// `delete` reads them for a delete of the child by a filter).

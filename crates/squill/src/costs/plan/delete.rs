@@ -136,12 +136,17 @@ impl<'a> Planner<'a> {
         // A conditional delete of a parent with children to delete finds
         // the parents that meet its conditions first: deleting children of
         // a parent the condition then keeps would leave it without them.
-        // So does one under a tenant: the children may not carry the
-        // tenant's id, and an id of another tenant's parent would take
-        // that tenant's children while the parent's scoped delete matched
-        // nothing.
+        // So does one under a tenant whose children do not all carry the
+        // tenant's id: an id of another tenant's parent would take that
+        // tenant's children while the parent's scoped delete matched
+        // nothing. Where every document the children's steps touch
+        // carries it, those steps test it too (tenant.rs), and the
+        // caller's id is enough (issue 41).
         let conditions = &f.model.operation(op).terms.conditions;
-        let tested_first = cascade && (!conditions.is_empty() || self.within_tenant(e));
+        let tested_first = cascade
+            && (!conditions.is_empty()
+                || (self.within_tenant(e)
+                    && !(by_id && self.children_carry_tenant(op, e, (m, one_or_in)))));
         let from = if by_id && !needs_parent_id && !tested_first {
             ValueSource::Param
         } else {

@@ -98,7 +98,7 @@ impl Planner<'_> {
     /// documents. `None` where a root of the collection holds no tenant
     /// (a global entity, a bucket of another parent: the tenant is then in
     /// each element, not in the document), or its roots disagree.
-    fn tenant_path_in(&self, collection: &str) -> Option<String> {
+    pub(super) fn tenant_path_in(&self, collection: &str) -> Option<String> {
         let model = self.facts.model;
         let tenant = model.tenant?.entity;
         let mut found: Option<String> = None;
