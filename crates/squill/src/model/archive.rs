@@ -291,6 +291,7 @@ pub fn as_archive(
                 rates: op.rates.clone(),
                 description: Some(format!("{} on the archived {}", op.name, e.name)),
                 paging: op.paging,
+                finds_tenant: op.finds_tenant,
             });
         }
     }
@@ -513,6 +514,7 @@ impl Split<'_> {
             rates: rates.clone(),
             description: Some(what),
             paging: None,
+            finds_tenant: false,
         };
         vec![
             op(

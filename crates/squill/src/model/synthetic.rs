@@ -239,6 +239,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             rates: vec![g.rate()],
             description: None,
             paging: None,
+            finds_tenant: false,
         });
     }
     Model {
@@ -363,6 +364,7 @@ pub fn chain(n: usize) -> Model {
             rates: vec![g.rate()],
             description: None,
             paging: None,
+            finds_tenant: false,
         })
         .collect();
     Model {

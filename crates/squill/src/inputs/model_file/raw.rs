@@ -565,6 +565,11 @@ pub(super) struct RawOperation {
     pub fields: Option<Vec<S<String>>>,
     /// Related data returned with each result, by relationship name. Read only.
     pub include: Option<RawIncludes>,
+    /// The read finds its tenant (an API key by its hash, a login by
+    /// email): under the model's `tenant:` it names none, and its index
+    /// does not lead with it. Read only, on an entity the tenant scopes.
+    #[schemars(with = "Option<bool>")]
+    pub finds_tenant: Option<S<bool>>,
     /// Aggregates of children: `count(rel)`, `sum(rel.field)`, `min`, `max`, `avg`. Read only.
     #[schemars(with = "Option<Vec<AggregateText>>")]
     pub aggregates: Option<S<Vec<S<String>>>>,

@@ -492,6 +492,9 @@ pub fn to_yaml(model: &Model) -> String {
                 if let Some(p) = &op.paging {
                     let _ = writeln!(out, "    paging: {}", paging(p));
                 }
+                if op.finds_tenant {
+                    let _ = writeln!(out, "    finds_tenant: true");
+                }
                 if !fields.is_empty() {
                     let _ = writeln!(out, "    fields: {}", list(fields.iter().map(|f| s(f))));
                 }

@@ -379,6 +379,7 @@ pub(crate) fn every_variant() -> Design {
             typical: cost(2.0),
             largest: cost(6.0),
         }],
+        finders: Vec::new(),
     });
     design.capacity = Some(capacity());
     sharded(&mut design);
