@@ -75,7 +75,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 23] = [
+const FILES: [(&str, &str); 24] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -164,6 +164,10 @@ const FILES: [(&str, &str); 23] = [
     (
         "feed-ids-in-follower",
         include_str!("../tests/fixtures/feed-ids-in-follower.yaml"),
+    ),
+    (
+        "counts-and-finders",
+        include_str!("../tests/fixtures/counts-and-finders.yaml"),
     ),
 ];
 

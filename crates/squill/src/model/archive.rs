@@ -292,6 +292,7 @@ pub fn as_archive(
                 description: Some(format!("{} on the archived {}", op.name, e.name)),
                 paging: op.paging,
                 finds_tenant: op.finds_tenant,
+                counts: op.counts,
             });
         }
     }
@@ -515,6 +516,7 @@ impl Split<'_> {
             description: Some(what),
             paging: None,
             finds_tenant: false,
+            counts: false,
         };
         vec![
             op(

@@ -365,6 +365,7 @@ fn links_op(
             description: Some(format!("{what} of `{}`, in {rel}", op.name)),
             paging: op.paging,
             finds_tenant: op.finds_tenant,
+            counts: op.counts,
         },
     )
 }

@@ -240,6 +240,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             description: None,
             paging: None,
             finds_tenant: false,
+            counts: false,
         });
     }
     Model {
@@ -365,6 +366,7 @@ pub fn chain(n: usize) -> Model {
             description: None,
             paging: None,
             finds_tenant: false,
+            counts: false,
         })
         .collect();
     Model {

@@ -55,6 +55,11 @@ pub struct Operation {
     /// no filter on it is added and its index does not lead with it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub finds_tenant: bool,
+    /// A read that returns only how many instances its filter matches
+    /// (`returns: count`): a `countDocuments`, no document sent back, and
+    /// none fetched where an index holds every condition.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub counts: bool,
 }
 
 impl Operation {

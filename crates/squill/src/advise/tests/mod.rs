@@ -8,6 +8,7 @@ mod capacity;
 mod cascade;
 mod correlation;
 mod counted_words;
+mod counts;
 mod edges;
 mod exhaustive;
 pub(crate) mod golden;

@@ -51,6 +51,7 @@ pub(super) fn workload(
                 terms,
                 paging,
                 finds_tenant: op.finds_tenant.as_ref().is_some_and(|f| f.value),
+                counts: super::returns::counts(ctx, name, op),
             });
             weights.push(rates.weights);
         }
@@ -313,7 +314,13 @@ fn operation_kind(
     };
     // Keys that do not apply to this kind of operation.
     let here = target_pos;
-    let misplaced: [(&str, bool, Option<Position>, &[&str]); 14] = [
+    let misplaced: [(&str, bool, Option<Position>, &[&str]); 15] = [
+        (
+            "returns",
+            op.returns.is_some(),
+            op.returns.as_ref().and_then(|s| ctx.pos(s)),
+            &["read"],
+        ),
         (
             "finds_tenant",
             op.finds_tenant.is_some(),

@@ -495,6 +495,9 @@ pub fn to_yaml(model: &Model) -> String {
                 if op.finds_tenant {
                     let _ = writeln!(out, "    finds_tenant: true");
                 }
+                if op.counts {
+                    let _ = writeln!(out, "    returns: count");
+                }
                 if !fields.is_empty() {
                     let _ = writeln!(out, "    fields: {}", list(fields.iter().map(|f| s(f))));
                 }

@@ -40,6 +40,7 @@ fn step(collection: &str, action: Action) -> Step {
         if_changed: false,
         if_deleted_all: None,
         group_first: None,
+        count: None,
         group_sums: Vec::new(),
         graph: None,
         conditions: Vec::new(),
