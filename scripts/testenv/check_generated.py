@@ -1503,6 +1503,15 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
                 matching = len(db[step["collection"]].distinct(step["group"], filt))
             if matching is None:
                 matching = db[step["collection"]].count_documents(filt)
+            # A count (`returns: count`): the number of matches, no documents.
+            if step.get("counts"):
+                if got != matching or isinstance(got, bool) or not isinstance(got, int):
+                    fail(f"{label}/{key}: counted {got!r}, expected {matching} (filter {filt})")
+                    good = False
+                if matching == 0:
+                    fail(f"{label}/{key}: the sampled parameters match nothing; the check would be empty")
+                    good = False
+                continue
             want = matching if step["limit"] is None else min(matching, step["limit"])
             if len(got) != want:
                 fail(f"{label}/{key}: {len(got)} documents, expected {want} (filter {filt})")
@@ -1578,7 +1587,7 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
         good &= check_paths(db, PATH_FIELDS[0], label)
     if good:
         summary = ", ".join(
-            f"{s['key']}: {len(result[s['key']])} docs" if s["action"] in ("find", "graph_lookup") else f"{s['key']}: {s['action']}"
+            f"{s['key']}: {result[s['key']]} counted" if s.get("counts") else f"{s['key']}: {len(result[s['key']])} docs" if s["action"] in ("find", "graph_lookup") else f"{s['key']}: {s['action']}"
             for s in plan["steps"]
             if result.get(s["key"]) is not None
         )

@@ -172,6 +172,10 @@ const FILES: [(&str, &str); 24] = [
         "feed-ids-in-follower",
         include_str!("../tests/fixtures/feed-ids-in-follower.yaml"),
     ),
+    (
+        "counts-and-finders",
+        include_str!("../tests/fixtures/counts-and-finders.yaml"),
+    ),
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:

@@ -52,8 +52,8 @@ pub(super) fn report(chosen: &Advised, settings: &Settings) -> Option<TenancyRep
         .operation_ids()
         .zip(&big.plans)
         .filter(|(o, _)| {
-            let e = model.operation(*o).entity_in(model);
-            model.tenant_relationship(e).is_some()
+            let op = model.operation(*o);
+            model.tenant_relationship(op.entity_in(model)).is_some() && !op.finds_tenant
         })
         .filter_map(|(o, at_largest)| {
             let name = &model.operation(o).name;
@@ -73,5 +73,12 @@ pub(super) fn report(chosen: &Advised, settings: &Settings) -> Option<TenancyRep
         tenant: model.entity(tenant.entity).name.clone(),
         scoped,
         operations,
+        finders: model
+            .workload
+            .operations
+            .iter()
+            .filter(|o| o.finds_tenant)
+            .map(|o| o.name.clone())
+            .collect(),
     })
 }

@@ -460,6 +460,14 @@ pub struct OperationPlan {
     pub warnings: Vec<Warning>,
 }
 
+/// A step that counts the documents its filter matches (`returns: count`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepCount {
+    /// The index holds every condition: the server counts its keys and
+    /// fetches no document (a covered count).
+    pub covered: bool,
+}
+
 /// One command sent to the server.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Step {
@@ -519,6 +527,10 @@ pub struct Step {
     /// delete touched, the parent's id under `_id`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group_first: Option<String>,
+    /// For a `find`: only how many documents match (`countDocuments`),
+    /// none sent back; `documents` is the count expected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<StepCount>,
     /// For a grouped find (`group_first`): totals of each group, each
     /// under its name (`$sum` of a field, or `$sum: 1` for a count): the
     /// children a delete removes from each parent, counted before it.

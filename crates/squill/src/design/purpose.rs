@@ -16,6 +16,11 @@ pub enum Purpose {
     Find {
         entity: String,
     },
+    /// How many documents match, for a read that returns only that
+    /// (`returns: count`).
+    Count {
+        entity: String,
+    },
     /// The first step of a read filtered on a related entity's field.
     FindMatching {
         entity: String,
@@ -303,6 +308,7 @@ impl Purpose {
         let one = |name: &str| singular(name);
         match self {
             Find { entity } => format!("find {entity}"),
+            Count { entity } => format!("count the {} that match", plural(entity)),
             ReadTimeline { entity, reader } => format!(
                 "the {}'s timeline: the newest {} pushed into it",
                 one(reader),

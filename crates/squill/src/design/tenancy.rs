@@ -15,6 +15,10 @@ pub struct TenancyReport {
     /// Each operation on a scoped entity: its cost per execution at the
     /// typical tenant (as in `operations`) and at the largest.
     pub operations: Vec<TenantCost>,
+    /// The reads that find their tenant (`finds_tenant: true`): they name
+    /// none, so their cost does not depend on the tenant's size.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub finders: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -291,6 +291,8 @@ pub fn as_archive(
                 rates: op.rates.clone(),
                 description: Some(format!("{} on the archived {}", op.name, e.name)),
                 paging: op.paging,
+                finds_tenant: op.finds_tenant,
+                counts: op.counts,
             });
         }
     }
@@ -513,6 +515,8 @@ impl Split<'_> {
             rates: rates.clone(),
             description: Some(what),
             paging: None,
+            finds_tenant: false,
+            counts: false,
         };
         vec![
             op(

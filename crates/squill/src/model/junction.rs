@@ -364,6 +364,8 @@ fn links_op(
             rates: op.rates.clone(),
             description: Some(format!("{what} of `{}`, in {rel}", op.name)),
             paging: op.paging,
+            finds_tenant: op.finds_tenant,
+            counts: op.counts,
         },
     )
 }

@@ -239,6 +239,8 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             rates: vec![g.rate()],
             description: None,
             paging: None,
+            finds_tenant: false,
+            counts: false,
         });
     }
     Model {
@@ -363,6 +365,8 @@ pub fn chain(n: usize) -> Model {
             rates: vec![g.rate()],
             description: None,
             paging: None,
+            finds_tenant: false,
+            counts: false,
         })
         .collect();
     Model {

@@ -50,6 +50,16 @@ pub struct Operation {
     /// for a read that only ever asks for its first page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paging: Option<Paging>,
+    /// A read that finds its tenant (an API key looked up by its hash, a
+    /// login by email): under a model's `tenant:`, it names no tenant, so
+    /// no filter on it is added and its index does not lead with it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub finds_tenant: bool,
+    /// A read that returns only how many instances its filter matches
+    /// (`returns: count`): a `countDocuments`, no document sent back, and
+    /// none fetched where an index holds every condition.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub counts: bool,
 }
 
 impl Operation {

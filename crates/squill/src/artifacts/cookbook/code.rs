@@ -448,6 +448,9 @@ pub struct StepCode {
     /// insert is unordered, and a duplicate key is a document already
     /// there, not an error (audit43 H).
     pub skip_duplicates: bool,
+    /// A read of how many match (`returns: count`): `countDocuments` on
+    /// the filter, its result a number.
+    pub counts: bool,
     /// A find whose one document a later write copies from (a relink's
     /// new parent): when it finds none, the operation fails, naming what
     /// it did not find, before any write.

@@ -653,6 +653,10 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if let Some(g) = &s.group {
                     step["group"] = json!(g);
                 }
+                // A read of how many match: its result is a number.
+                if s.counts {
+                    step["counts"] = json!(true);
+                }
                 // A read of an array's matching elements, one a result.
                 if let Some(a) = &s.elements {
                     step["elements"] = json!(a);

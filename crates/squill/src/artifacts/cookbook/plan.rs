@@ -1603,6 +1603,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             chunks,
             next_page,
             skip_duplicates,
+            counts: step.count.is_some(),
             must_find: false,
             skip,
             limit_param,

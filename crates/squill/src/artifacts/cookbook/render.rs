@@ -1207,6 +1207,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
     let f = filter(lang, step);
     let key = &step.key;
     let call = match step.action {
+        Action::Find if step.counts => format!("{coll}.countDocuments({f}{})", opt_arg(&opts)),
         Action::Find if step.elements.is_some() => format!(
             "{coll}.aggregate({}{}).toArray()",
             elements_pipeline(lang, step, &f),
@@ -1876,6 +1877,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
     let f = filter(Lang::Python, step);
     let key = &step.key;
     let call = match step.action {
+        Action::Find if step.counts => format!("{coll}.count_documents({f}{sess})"),
         Action::Find if step.elements.is_some() => format!(
             "list({coll}.aggregate({}{sess}))",
             elements_pipeline(Lang::Python, step, &f)

@@ -70,6 +70,7 @@ impl<'a> Planner<'a> {
             limit,
             fields,
             paging,
+            count,
         } = read;
         let e = kinds[0];
         let acc = self.access(e);
@@ -187,6 +188,10 @@ impl<'a> Planner<'a> {
             acc.root_bytes,
             matches,
         );
+        if count {
+            let arrays = super::count::tests_an_array(self.facts.model, e, filter);
+            super::count::count_only(&mut step, &mut cost, &keys, &acc, scan || arrays);
+        }
         let n = self.push(plan, op, step, cost, (!scan).then_some((keys, e, entries)));
         (m, n)
     }

@@ -162,6 +162,8 @@ struct Read<'q> {
     fields: &'q [String],
     /// How pages past the first are found (`None`: the first page only).
     paging: Option<crate::model::Paging>,
+    /// Only how many match (`returns: count`), not the documents.
+    count: bool,
 }
 
 impl<'q> Read<'q> {
@@ -173,6 +175,7 @@ impl<'q> Read<'q> {
             limit: None,
             fields,
             paging: None,
+            count: false,
         }
     }
 }
@@ -206,6 +209,7 @@ mod aggregate;
 mod bucket;
 mod cascade;
 mod conditional;
+mod count;
 mod delete;
 mod filter_keys;
 mod find;
@@ -931,13 +935,18 @@ impl<'a> Planner<'a> {
                 aggregates,
                 family,
             } => {
-                if self.timeline_read(&mut plan, op_id) {
+                // A count is one `countDocuments` on the filter, whatever
+                // route would fetch the documents.
+                if !op.counts && self.timeline_read(&mut plan, op_id) {
                     return plan;
                 }
                 // A child embedded in an array, read on its own: its
                 // elements, not the documents that hold them.
                 let alone = include.is_empty() && aggregates.is_empty() && op.paging.is_none();
-                if let Some((parent, inc)) = op.as_parent_include(self.facts.model) {
+                if let Some((parent, inc)) = op
+                    .as_parent_include(self.facts.model)
+                    .filter(|_| !op.counts)
+                {
                     // The children of the document that holds them, by its
                     // id, are that document's array, as the include of
                     // them reads it: one design for both phrasings.
@@ -978,12 +987,20 @@ impl<'a> Planner<'a> {
                         limit: *limit,
                         fields,
                         paging: op.paging,
+                        count: false,
                     };
                     self.find_family(&mut plan, op_id, &kinds, &read);
                     return plan;
                 }
-                let purpose = Purpose::Find {
-                    entity: self.name(*entity).to_string(),
+                let entity_name = self.name(*entity).to_string();
+                let purpose = if op.counts {
+                    Purpose::Count {
+                        entity: entity_name,
+                    }
+                } else {
+                    Purpose::Find {
+                        entity: entity_name,
+                    }
                 };
                 let before = plan.cost;
                 let read = Read {
@@ -992,6 +1009,7 @@ impl<'a> Planner<'a> {
                     limit: *limit,
                     fields,
                     paging: op.paging,
+                    count: op.counts,
                 };
                 let (m, step) = self.find(&mut plan, op_id, *entity, &read, purpose);
                 let mut first = plan.cost;
@@ -1199,6 +1217,7 @@ impl<'a> Planner<'a> {
             if_changed: false,
             if_deleted_all: None,
             group_first: None,
+            count: None,
             group_sums: Vec::new(),
             graph: None,
             conditions: Vec::new(),

@@ -106,6 +106,7 @@ impl Planner<'_> {
             limit: Some(1),
             fields: &fields,
             paging: None,
+            count: false,
         };
         let before = plan.cost;
         let purpose = Purpose::RereadComputed {

@@ -29,6 +29,7 @@ mod raw;
 mod raw_visitors;
 mod relationships;
 mod resolve;
+mod returns;
 pub mod scalar;
 mod schema;
 mod tenancy;
@@ -48,6 +49,8 @@ mod geo_tests;
 mod growth_tests;
 #[cfg(test)]
 mod paging_tests;
+#[cfg(test)]
+mod returns_tests;
 #[cfg(test)]
 mod tenancy_tests;
 #[cfg(test)]

@@ -565,6 +565,17 @@ pub(super) struct RawOperation {
     pub fields: Option<Vec<S<String>>>,
     /// Related data returned with each result, by relationship name. Read only.
     pub include: Option<RawIncludes>,
+    /// The read finds its tenant (an API key by its hash, a login by
+    /// email): under the model's `tenant:` it names none, and its index
+    /// does not lead with it. Read only, on an entity the tenant scopes.
+    #[schemars(with = "Option<bool>")]
+    pub finds_tenant: Option<S<bool>>,
+    /// What the read returns when not the documents: `count`, how many
+    /// the filter matches (`countDocuments`), with no document fetched
+    /// where an index holds every condition. Read only, without `fields`,
+    /// `include`, `aggregates`, `sort`, `limit` or `paging`.
+    #[schemars(with = "Option<ReturnsName>")]
+    pub returns: Option<S<String>>,
     /// Aggregates of children: `count(rel)`, `sum(rel.field)`, `min`, `max`, `avg`. Read only.
     #[schemars(with = "Option<Vec<AggregateText>>")]
     pub aggregates: Option<S<Vec<S<String>>>>,
@@ -648,6 +659,15 @@ pub(crate) struct ConditionText(
     #[schemars(regex(pattern = r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(=|==|!=|<|<=|>|>=)\s*\S.*$"))]
     String,
 );
+
+/// What a read returns instead of its documents: `count`.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // only its schema is used
+#[schemars(rename = "Returns")]
+pub(crate) enum ReturnsName {
+    Count,
+}
 
 /// What a conditional write does when it matches nothing: `fail` by
 /// default for one document, `skip` with `multi: true`.

@@ -51,7 +51,7 @@ pub(super) fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> O
     model.without = without(ctx, &raw.current, &model);
     let mixes = mixes(ctx, raw.mixes.as_ref());
     model.workload = super::workload::workload(ctx, &model, mixes, &raw.operations, &raw.atomic);
-    super::tenancy::scope(ctx, raw.tenant.as_ref(), &mut model);
+    super::tenancy::scope(ctx, raw.tenant.as_ref(), &raw.operations, &mut model);
     age_shares(ctx, &mut model);
     if ctx.problems.is_empty() {
         Some(model)

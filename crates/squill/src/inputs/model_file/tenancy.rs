@@ -7,7 +7,7 @@
 
 use super::context::Ctx;
 use super::error::suggestion;
-use super::raw::{NamedMap, RawEntity, RawField, S};
+use super::raw::{NamedMap, RawEntity, RawField, RawOperation, S};
 use super::tenant_word::RawTenant;
 use crate::model::{
     EntityId, Filter, FilterOp, KeyPart, Model, OperationKind, Relationship, RelationshipId, Tenant,
@@ -19,8 +19,14 @@ use crate::model::{
 /// embeds it; the search weighs the layouts as for any relationship) (a filter on it, first, added where the model
 /// leaves it out), every unique combination of a scoped entity leads with
 /// the tenant, and every insert links the new instance to its tenant.
-pub(super) fn scope(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut Model) {
+pub(super) fn scope(
+    ctx: &mut Ctx<'_>,
+    raw: Option<&S<RawTenant>>,
+    operations: &NamedMap<RawOperation>,
+    model: &mut Model,
+) {
     let Some(raw) = raw else {
+        finders_without_tenant(ctx, operations);
         return;
     };
     let (name, at, largest) = match &raw.value {
@@ -97,11 +103,16 @@ pub(super) fn scope(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut M
     // Written as the file's own filters are stored: the relationship's
     // name, then the parent's `_id`.
     let path = |m: &Model, r: RelationshipId| vec![m.relationship(r).name.clone(), "_id".into()];
+    check_finders(ctx, operations, model, &scoped);
     for i in 0..model.workload.operations.len() {
         let e = model.workload.operations[i].entity_in(model);
         let Some(r) = scoped.iter().find(|(x, _)| *x == e).map(|(_, r)| *r) else {
             continue;
         };
+        // A read that finds its tenant names none: it is the way in.
+        if model.workload.operations[i].finds_tenant {
+            continue;
+        }
         let tenant_filter = Filter::new(model, e, path(model, r), FilterOp::Eq);
         match &mut model.workload.operations[i].kind {
             OperationKind::Read { filter, family, .. } if family.is_empty() => {
@@ -112,6 +123,98 @@ pub(super) fn scope(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut M
             }
             OperationKind::Insert { links, .. } if !links.contains(&r) => links.insert(0, r),
             _ => {}
+        }
+    }
+}
+
+/// Each `finds_tenant: true` in a model with no `tenant:`: there is no
+/// tenant to find.
+fn finders_without_tenant(ctx: &mut Ctx<'_>, operations: &NamedMap<RawOperation>) {
+    for (name, op) in &operations.0 {
+        if let Some(f) = op.finds_tenant.as_ref().filter(|f| f.value) {
+            ctx.error(
+                ctx.pos(f),
+                format!(
+                    "operation `{}`: `finds_tenant` without a `tenant:` in the model",
+                    name.value
+                ),
+                "no tenant",
+                Some("`finds_tenant: true` unscopes a read under the model's `tenant:`; without one every read is unscoped already: drop it".into()),
+            );
+        }
+    }
+}
+
+/// Each `finds_tenant: true` under a tenant: on a read of an entity the
+/// tenant scopes, whose filter does not name the tenant (a read that
+/// names it does not find it).
+fn check_finders(
+    ctx: &mut Ctx<'_>,
+    operations: &NamedMap<RawOperation>,
+    model: &Model,
+    scoped: &[(EntityId, RelationshipId)],
+) {
+    for (name, raw) in &operations.0 {
+        let Some(flag) = raw.finds_tenant.as_ref().filter(|f| f.value) else {
+            continue;
+        };
+        let Some(op) = model
+            .workload
+            .operations
+            .iter()
+            .find(|o| o.name == name.value)
+        else {
+            continue;
+        };
+        let OperationKind::Read {
+            entity,
+            filter,
+            family,
+            ..
+        } = &op.kind
+        else {
+            continue;
+        };
+        let tenant = model.tenant.map(|t| t.entity);
+        let Some(&(_, r)) = scoped.iter().find(|(x, _)| x == entity) else {
+            let what = if Some(*entity) == tenant {
+                "is the tenant: a read of it finds the tenant by its own filter"
+            } else {
+                "is not scoped by the tenant: a read of it names no tenant already"
+            };
+            ctx.error(
+                ctx.pos(flag),
+                format!(
+                    "operation `{}`: `finds_tenant` on `{}`, which {what}",
+                    name.value,
+                    model.entity(*entity).name
+                ),
+                "nothing to unscope",
+                Some("drop `finds_tenant`".into()),
+            );
+            continue;
+        };
+        if !family.is_empty() {
+            continue;
+        }
+        let names_tenant = filter.iter().any(|c| {
+            c.related
+                .as_ref()
+                .is_some_and(|x| x.relationship == r && x.further.is_empty())
+        });
+        if names_tenant {
+            ctx.error(
+                ctx.pos(flag),
+                format!(
+                    "operation `{}` names its tenant in `filter` and says it finds it",
+                    name.value
+                ),
+                "tenant named",
+                Some(format!(
+                    "a read that finds its tenant does not know it yet: drop the condition on `{}` or `finds_tenant`",
+                    model.relationship(r).child_field
+                )),
+            );
         }
     }
 }

@@ -198,3 +198,63 @@ fn a_tenant_and_unique_within_survive_to_yaml() {
         assert_eq!(m, back, "{written}");
     }
 }
+
+/// SHOP with a login read that finds its store: a customer by email.
+fn with_finder(flag: &str) -> String {
+    SHOP.replace(
+        "  add: {insert: product, rate: 5}",
+        &format!("  add: {{insert: product, rate: 5}}\n  log_in: {{read: customer, rate: 50, filter: {{name: eq}}{flag}}}"),
+    )
+}
+
+/// A read that finds its tenant gets no filter on it (issue 41: an API
+/// key looked up by its hash does not know its project yet); every other
+/// read still names it.
+#[test]
+fn a_read_that_finds_its_tenant_names_none() {
+    let m =
+        parse("shop.yaml", &with_finder(", finds_tenant: true")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(op(&m, "log_in").finds_tenant);
+    assert_eq!(filter_paths(op(&m, "log_in")), ["name"]);
+    assert_eq!(filter_paths(op(&m, "by_sku")), ["products._id", "sku"]);
+    let plain = parse("shop.yaml", &with_finder("")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        filter_paths(op(&plain, "log_in")),
+        ["customers._id", "name"]
+    );
+    let back = parse("shop.yaml", &to_yaml(&m)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m, back);
+}
+
+#[test]
+fn finds_tenant_is_for_a_read() {
+    let p = problems(&SHOP.replace(
+        "ship: {update: order, rate: 10,",
+        "ship: {update: order, finds_tenant: true, rate: 10,",
+    ));
+    insta::assert_snapshot!(p.join("\n"));
+}
+
+#[test]
+fn finds_tenant_needs_a_tenant() {
+    let p = problems(&with_finder(", finds_tenant: true").replace("tenant: store\n", ""));
+    insta::assert_snapshot!(p.join("\n"));
+}
+
+#[test]
+fn finds_tenant_is_not_for_the_tenant_itself() {
+    let p = problems(&with_finder("").replace(
+        "log_in: {read: customer,",
+        "log_in: {read: store, finds_tenant: true,",
+    ));
+    insta::assert_snapshot!(p.join("\n"));
+}
+
+#[test]
+fn a_read_that_finds_its_tenant_does_not_name_it() {
+    let p = problems(
+        &with_finder(", finds_tenant: true")
+            .replace("filter: {name: eq}", "filter: {name: eq, store: eq}"),
+    );
+    insta::assert_snapshot!(p.join("\n"));
+}

@@ -50,6 +50,8 @@ pub(super) fn workload(
                 description: op.description.clone(),
                 terms,
                 paging,
+                finds_tenant: op.finds_tenant.as_ref().is_some_and(|f| f.value),
+                counts: super::returns::counts(ctx, name, op),
             });
             weights.push(rates.weights);
         }
@@ -312,7 +314,19 @@ fn operation_kind(
     };
     // Keys that do not apply to this kind of operation.
     let here = target_pos;
-    let misplaced: [(&str, bool, Option<Position>, &[&str]); 13] = [
+    let misplaced: [(&str, bool, Option<Position>, &[&str]); 15] = [
+        (
+            "returns",
+            op.returns.is_some(),
+            op.returns.as_ref().and_then(|s| ctx.pos(s)),
+            &["read"],
+        ),
+        (
+            "finds_tenant",
+            op.finds_tenant.is_some(),
+            op.finds_tenant.as_ref().and_then(|s| ctx.pos(s)),
+            &["read"],
+        ),
         (
             "filter",
             op.filter.is_some(),

@@ -492,6 +492,12 @@ pub fn to_yaml(model: &Model) -> String {
                 if let Some(p) = &op.paging {
                     let _ = writeln!(out, "    paging: {}", paging(p));
                 }
+                if op.finds_tenant {
+                    let _ = writeln!(out, "    finds_tenant: true");
+                }
+                if op.counts {
+                    let _ = writeln!(out, "    returns: count");
+                }
                 if !fields.is_empty() {
                     let _ = writeln!(out, "    fields: {}", list(fields.iter().map(|f| s(f))));
                 }

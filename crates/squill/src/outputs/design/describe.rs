@@ -679,7 +679,12 @@ fn each_update(step: &Step, u: &UpdateOp) -> String {
 
 /// One step in one line: `find persons { _id: $eq (parameter) } via _id_ → 1 document`.
 pub(crate) fn step(step: &Step) -> String {
-    let mut text = format!("{} {}", action(step.action), step.collection);
+    let verb = if step.count.is_some() {
+        "countDocuments"
+    } else {
+        action(step.action)
+    };
+    let mut text = format!("{verb} {}", step.collection);
     if !step.filter.is_empty() {
         text.push(' ');
         text.push_str(&filter(step));
@@ -711,6 +716,11 @@ pub(crate) fn step(step: &Step) -> String {
         None => text.push_str(" (no index: collection scan)"),
     }
     text.push_str(&format!(" → {}", words::count(step.documents, "document")));
+    match step.count {
+        Some(c) if c.covered => text.push_str(" counted from the index keys alone"),
+        Some(_) => text.push_str(" counted, each fetched to test the conditions the index lacks"),
+        None => {}
+    }
     if let Some(array) = &step.elements {
         // Children in buckets: the buckets a page of them needs, first.
         if let Some(b) = &step.bucket_order {

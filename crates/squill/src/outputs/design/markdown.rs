@@ -279,7 +279,17 @@ fn operation(out: &mut String, plan: &OperationPlan) {
 /// operation on them at both.
 fn tenants(out: &mut String, t: &crate::design::TenancyReport) {
     let tenant = cell(&t.tenant);
-    let _ = writeln!(out, "## Tenants\n\nEvery operation names its {tenant}.\n");
+    let _ = write!(out, "## Tenants\n\nEvery operation names its {tenant}");
+    if !t.finders.is_empty() {
+        let names: Vec<String> = t.finders.iter().map(|f| cell(f).to_string()).collect();
+        let _ = write!(
+            out,
+            " but {}, which find{} it",
+            names.join(", "),
+            if names.len() == 1 { "s" } else { "" }
+        );
+    }
+    out.push_str(".\n\n");
     let _ = writeln!(
         out,
         "| entity | in the typical {tenant} | in the largest |\n|---|---:|---:|"

@@ -40,6 +40,7 @@ fn step(collection: &str, action: Action) -> Step {
         if_changed: false,
         if_deleted_all: None,
         group_first: None,
+        count: None,
         group_sums: Vec::new(),
         graph: None,
         conditions: Vec::new(),
@@ -379,6 +380,7 @@ pub(crate) fn every_variant() -> Design {
             typical: cost(2.0),
             largest: cost(6.0),
         }],
+        finders: Vec::new(),
     });
     design.capacity = Some(capacity());
     sharded(&mut design);

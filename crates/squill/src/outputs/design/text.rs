@@ -428,7 +428,17 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
 /// Each scoped entity at the typical and the largest tenant, and what
 /// each operation on them costs at both.
 fn tenants(out: &mut String, p: Paint, t: &crate::design::TenancyReport) {
-    let _ = writeln!(out, "every operation names its {}", v(&t.tenant));
+    let _ = write!(out, "every operation names its {}", v(&t.tenant));
+    if !t.finders.is_empty() {
+        let names: Vec<String> = t.finders.iter().map(|f| v(f).to_string()).collect();
+        let _ = write!(
+            out,
+            " but {}, which find{} it",
+            names.join(", "),
+            if names.len() == 1 { "s" } else { "" }
+        );
+    }
+    out.push('\n');
     for s in &t.scoped {
         let _ = writeln!(
             out,
