@@ -246,44 +246,17 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
             continue;
         }
         // The date the TTL index keys, and the documents one deletes: a
-        // child, or a bucket of `per_bucket` of them.
-        let (field, per_doc, buckets_of) = match p.home[e.index()] {
-            Home::Own => (x.field.clone(), 1.0, None),
-            Home::Bucketed { rel } => match &p.layouts[rel.index()] {
-                crate::design::Layout::Bucket {
-                    per_bucket,
-                    aggregates,
-                    ..
-                } if aggregates.iter().any(|a| {
-                    a.function == crate::model::AggregateFn::Last
-                        && a.field.as_deref() == Some(x.field.as_str())
-                }) =>
-                {
-                    (
-                        format!("last_{}", x.field),
-                        (*per_bucket as f64).max(1.0),
-                        Some(entity.name.clone()),
-                    )
-                }
-                _ => continue,
-            },
-            Home::Embedded { .. } => continue,
+        // child, or a bucket of `per_bucket` of them (costs::plan::expiry,
+        // which prices those deletes with the inserts).
+        let Some(t) = crate::costs::plan::expiry::ttl_key(facts, p, e) else {
+            continue;
         };
+        let (field, buckets_of) = (t.field, t.buckets_of);
         let keys = vec![(field.clone(), 1)];
         // In the steady state the monitor deletes what the workload inserts.
-        let inserted: f64 = facts
-            .model
-            .workload
-            .operations
-            .iter()
-            .filter_map(|op| match &op.kind {
-                crate::model::OperationKind::Insert { entity, count, .. } if *entity == e => {
-                    Some(op.rate(facts.mix) * (*count).max(1) as f64)
-                }
-                _ => None,
-            })
-            .sum();
-        let expired = (inserted > 0.0).then_some(crate::design::PerSecond(inserted / per_doc));
+        let inserted = facts.entity_inserts[e.index()];
+        let expired =
+            (inserted > 0.0).then_some(crate::design::PerSecond(inserted / t.per_document));
         match c
             .indexes
             .iter_mut()

@@ -10,6 +10,7 @@ mod correlation;
 mod counted_words;
 mod edges;
 mod exhaustive;
+mod expiry_costs;
 pub(crate) mod golden;
 mod index_pairs;
 pub(crate) mod invariants;
