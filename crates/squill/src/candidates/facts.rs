@@ -291,14 +291,12 @@ impl<'m> Facts<'m> {
                 }
             }
             OperationKind::Update {
-                entity,
-                changes,
-                relinks,
-                ..
+                entity, relinks, ..
             } => {
-                for c in changes {
+                // `$inc`s write their field as `$set`s do (ttl45).
+                for c in op.written_fields() {
                     *self.field_updates[entity.index()]
-                        .entry(c.clone())
+                        .entry(c.to_string())
                         .or_insert(0.0) += rate;
                 }
                 for r in relinks {

@@ -119,9 +119,9 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     out
 }
 
-/// Updates per second, in the design's mix, whose `changes` name a field an
-/// index on `keys` holds (the last part of a key's path), on any entity the
-/// collection keeps. A run that changes two of its keys rewrites one entry.
+/// Updates per second, in the design's mix, whose `changes` or `increments`
+/// name a field an index on `keys` holds (the last part of a key's path), on
+/// any entity the collection keeps. A run that changes two of its keys rewrites one entry.
 fn key_updates(cx: &DesignCheck<'_>, entities: &[String], keys: &[(String, i32)]) -> f64 {
     let model = cx.facts.model;
     let leaves: Vec<&str> = keys
@@ -133,10 +133,10 @@ fn key_updates(cx: &DesignCheck<'_>, entities: &[String], keys: &[(String, i32)]
         .operations
         .iter()
         .filter_map(|op| match &op.kind {
-            OperationKind::Update {
-                entity, changes, ..
-            } if entities.contains(&model.entity(*entity).name)
-                && changes.iter().any(|c| leaves.contains(&c.as_str())) =>
+            // `changes` and `increments` alike (`$set`, `$inc`).
+            OperationKind::Update { entity, .. }
+                if entities.contains(&model.entity(*entity).name)
+                    && op.written_fields().iter().any(|c| leaves.contains(c)) =>
             {
                 Some(op.rate(cx.facts.mix))
             }
@@ -218,6 +218,53 @@ operations:
     #[test]
     fn stays_quiet_when_updates_miss_the_keys() {
         let model = PINGS.replace("changes: [seen_at]", "changes: [battery]");
+        assert!(judge_design(&RULE, &model).is_empty());
+    }
+
+    /// A leaderboard: each win `$inc`s the player's score, a key of the
+    /// index the top-10 read uses, so it rewrites that entry as a `$set`
+    /// would (ttl45: `increments` were not counted).
+    const WINS: &str = "
+name: wins
+entities:
+  player:
+    count: 100000
+    fields:
+      score: int
+      games: int
+operations:
+  top:
+    read: player
+    filter: {score: range}
+    sort: -score
+    limit: 10
+    rate: 10
+  win:
+    update: player
+    filter: {_id: eq}
+    increments: {score: 10}
+    rate: 5000
+";
+
+    #[test]
+    fn fires_on_increments_of_an_indexed_field() {
+        let found = crate::rules::testing::judge_design_findings(&RULE, WINS);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        let ev = |k: &str| {
+            found[0]
+                .evidence
+                .iter()
+                .find(|e| e.name == k)
+                .and_then(|e| e.value.as_f64())
+        };
+        assert_eq!(ev("index_entries_per_second"), Some(5000.0));
+        assert_eq!(ev("index_uses_per_second"), Some(10.0));
+    }
+
+    /// Near miss: the same wins count games, which no index holds.
+    #[test]
+    fn stays_quiet_when_increments_miss_the_keys() {
+        let model = WINS.replace("increments: {score: 10}", "increments: {games: 1}");
         assert!(judge_design(&RULE, &model).is_empty());
     }
 }
