@@ -52,6 +52,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
             steps: plan.steps.clone(),
             transaction: plan.transaction,
             cost: plan.cost,
+            index_entries_rewritten: rewritten(&collections, &plan.steps),
             warnings: plan.warnings.clone(),
         })
         .collect();
@@ -188,6 +189,56 @@ fn collections(
         expiry_indexes(facts, p, c);
     }
     out
+}
+
+/// Entries of the secondary indexes of `collections` that `steps`' updates
+/// rewrite per run: for each update step, each index of its collection
+/// with a key at or below a path it writes (`status` in `{status, seen}`;
+/// `lines` pushed to, in `{lines.sku}`), once per document updated, a
+/// step run once in `every` counted at that share. `_id_` never changes.
+fn rewritten(collections: &[Collection], steps: &[crate::design::Step]) -> f64 {
+    use crate::design::Action;
+    let mut n = 0.0;
+    for step in steps {
+        if !matches!(
+            step.action,
+            Action::UpdateOne
+                | Action::UpdateMany
+                | Action::Upsert
+                | Action::FindOneAndUpdate
+                | Action::BulkWrite
+        ) {
+            continue;
+        }
+        let Some(c) = collections.iter().find(|c| c.name == step.collection) else {
+            continue;
+        };
+        // `lines.$.qty` and `lines.$[e].qty` write `lines.qty`.
+        let paths: Vec<String> = step
+            .updates
+            .iter()
+            .map(|u| {
+                u.path()
+                    .split('.')
+                    .filter(|s| !s.starts_with('$'))
+                    .collect::<Vec<_>>()
+                    .join(".")
+            })
+            .collect();
+        let hit = |key: &str| {
+            paths
+                .iter()
+                .any(|p| key == p || key.strip_prefix(p.as_str()).is_some_and(|r| r.starts_with('.')))
+        };
+        let indexes = c
+            .indexes
+            .iter()
+            .filter(|i| i.name != "_id_" && i.keys.iter().any(|(k, _)| hit(k)))
+            .count();
+        let share = step.every.map_or(1.0, |e| 1.0 / e.max(1) as f64);
+        n += indexes as f64 * step.documents * share;
+    }
+    n
 }
 
 /// The size of the documents that hold `e` at the top level, and how many

@@ -63,26 +63,3 @@ fn a_bucket_expires_one_delete_per_bucket() {
         Warning::Expires { per_second, buckets: true, .. } if *per_second == 100.0 / per_bucket
     )));
 }
-
-/// ttl45: an `$inc` of a key of a chosen index rewrites its entry, so the
-/// index's upkeep counts the increments as it counts `$set`s: the same
-/// wins cost more when they increment the indexed score than the games
-/// no index holds, and as much as a `changes: [score]` would.
-#[test]
-fn increments_of_an_indexed_field_are_index_writes() {
-    let wins = "
-entities:
-  player:
-    count: 100000
-    fields: {score: int, games: int}
-operations:
-  top: {read: player, filter: {score: range}, sort: -score, limit: 10, rate: 10}
-  win: {update: player, filter: {_id: eq}, increments: {score: 10}, rate: 5000}
-";
-    let score = design_of(wins);
-    let games = design_of(&wins.replace("increments: {score: 10}", "increments: {games: 1}"));
-    let set = design_of(&wins.replace("increments: {score: 10}", "changes: [score]"));
-    assert!(score.totals.score > games.totals.score);
-    let upkeep = |d: &crate::design::Design| d.totals.score - plan_of(d, "win").cost.score * 5000.0;
-    assert_eq!(upkeep(&score), upkeep(&set));
-}

@@ -13,6 +13,7 @@ mod exhaustive;
 mod expiry_costs;
 pub(crate) mod golden;
 mod index_pairs;
+mod index_rewrites;
 pub(crate) mod invariants;
 mod link_conditions;
 mod merge_limits;

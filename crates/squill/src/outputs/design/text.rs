@@ -422,7 +422,7 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
             let _ = writeln!(out, "     {}", v(&describe::densest(d)));
         }
     }
-    let _ = writeln!(out, "  per run: {}", describe::per_run(&plan.cost));
+    let _ = writeln!(out, "  per run: {}", describe::per_run_of(plan));
     if plan.transaction {
         let _ = writeln!(out, "  {}", p.yellow("needs a multi-document transaction"));
     }
