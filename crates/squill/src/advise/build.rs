@@ -226,9 +226,12 @@ fn rewritten(collections: &[Collection], steps: &[crate::design::Step]) -> f64 {
             })
             .collect();
         let hit = |key: &str| {
-            paths
-                .iter()
-                .any(|p| key == p || key.strip_prefix(p.as_str()).is_some_and(|r| r.starts_with('.')))
+            paths.iter().any(|p| {
+                key == p
+                    || key
+                        .strip_prefix(p.as_str())
+                        .is_some_and(|r| r.starts_with('.'))
+            })
         };
         let indexes = c
             .indexes

@@ -112,7 +112,12 @@ fn priced_total(
             want(&mut wanted, &(need.collection, need.keys), c, 1);
         }
         if let Some(t) = plan.expiry {
-            let c = index_score(t.held, t.writes, t.keys_per_write, &facts.settings.design.costs);
+            let c = index_score(
+                t.held,
+                t.writes,
+                t.keys_per_write,
+                &facts.settings.design.costs,
+            );
             want(&mut wanted, &(t.collection, t.keys), c, 1);
         }
     }
@@ -263,7 +268,10 @@ impl<'f, 's> Search<'f, 's> {
             let mut mine = Vec::with_capacity(plan.indexes.len());
             // The TTL index an insert's plan carries is wanted as the
             // steps' indexes are (costs/plan/expiry.rs).
-            let ttl = plan.expiry.as_ref().map(|t| (&t.collection, &t.keys, t.held, t.writes, t.keys_per_write));
+            let ttl = plan
+                .expiry
+                .as_ref()
+                .map(|t| (&t.collection, &t.keys, t.held, t.writes, t.keys_per_write));
             let needs = plan
                 .indexes
                 .iter()

@@ -28,7 +28,10 @@ pub(super) fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: 
         totals.add_scaled(&plan.cost, facts.model.operation(op).rate(facts.mix));
         // The steps' indexes, and the TTL index an insert of an expiring
         // entity carries (costs/plan/expiry.rs).
-        let ttl = plan.expiry.as_ref().map(|t| (&t.collection, &t.keys, t.held));
+        let ttl = plan
+            .expiry
+            .as_ref()
+            .map(|t| (&t.collection, &t.keys, t.held));
         let needs = plan
             .indexes
             .iter()

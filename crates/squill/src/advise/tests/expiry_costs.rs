@@ -25,12 +25,19 @@ operations:
 #[test]
 fn expiry_is_priced_in_the_totals_and_the_score() {
     let with = design_of(SESSIONS);
-    let without = design_of(&SESSIONS.replace("    expires: {from: at, after: 1000 seconds}\n", ""));
+    let without =
+        design_of(&SESSIONS.replace("    expires: {from: at, after: 1000 seconds}\n", ""));
     let (w, o) = (plan_of(&with, "open"), plan_of(&without, "open"));
     assert_eq!(w.cost.documents_written - o.cost.documents_written, 1.0);
     assert_eq!(w.cost.index_keys_examined - o.cost.index_keys_examined, 1.0);
-    assert_eq!(with.totals.documents_written - without.totals.documents_written, 1000.0);
-    assert_eq!(with.totals.index_entries - without.totals.index_entries, 1_000_000.0);
+    assert_eq!(
+        with.totals.documents_written - without.totals.documents_written,
+        1000.0
+    );
+    assert_eq!(
+        with.totals.index_entries - without.totals.index_entries,
+        1_000_000.0
+    );
     assert!(with.totals.score > without.totals.score);
     assert!(w.warnings.iter().any(|x| matches!(
         x,
@@ -57,7 +64,10 @@ fn a_bucket_expires_one_delete_per_bucket() {
         .expect("the events are in buckets");
     let (w, o) = (plan_of(&with, "ingest"), plan_of(&without, "ingest"));
     let more = w.cost.documents_written - o.cost.documents_written;
-    assert!((more - 1.0 / per_bucket).abs() < 1e-12, "{more} vs 1/{per_bucket}");
+    assert!(
+        (more - 1.0 / per_bucket).abs() < 1e-12,
+        "{more} vs 1/{per_bucket}"
+    );
     assert!(w.warnings.iter().any(|x| matches!(
         x,
         Warning::Expires { per_second, buckets: true, .. } if *per_second == 100.0 / per_bucket

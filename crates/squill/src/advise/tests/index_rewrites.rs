@@ -37,14 +37,23 @@ fn increments_of_an_indexed_field_are_index_writes() {
 fn the_per_run_line_says_the_entries_rewritten() {
     let text = |d: &crate::design::Design| {
         let all = crate::outputs::design::render(d, crate::outputs::design::Format::Text, false);
-        let at = all.find("\nwin ").or_else(|| all.find("win")).expect("the win's plan");
-        all[at..].lines().find(|l| l.trim_start().starts_with("per run:")).map(str::to_string)
+        let at = all
+            .find("\nwin ")
+            .or_else(|| all.find("win"))
+            .expect("the win's plan");
+        all[at..]
+            .lines()
+            .find(|l| l.trim_start().starts_with("per run:"))
+            .map(str::to_string)
     };
     let score = design_of(WINS);
     let win = plan_of(&score, "win");
     assert_eq!(win.index_entries_rewritten, 1.0);
     let line = text(&score).expect("a per-run line");
-    assert!(line.contains("1 index key,") && line.ends_with("1 index entry rewritten"), "{line}");
+    assert!(
+        line.contains("1 index key,") && line.ends_with("1 index entry rewritten"),
+        "{line}"
+    );
     let games = design_of(&WINS.replace("increments: {score: 10}", "increments: {games: 1}"));
     assert_eq!(plan_of(&games, "win").index_entries_rewritten, 0.0);
     let line = text(&games).expect("a per-run line");
