@@ -52,6 +52,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
             steps: plan.steps.clone(),
             transaction: plan.transaction,
             cost: plan.cost,
+            index_entries_rewritten: rewritten(&collections, &plan.steps),
             warnings: plan.warnings.clone(),
         })
         .collect();
@@ -190,6 +191,59 @@ fn collections(
     out
 }
 
+/// Entries of the secondary indexes of `collections` that `steps`' updates
+/// rewrite per run: for each update step, each index of its collection
+/// with a key at or below a path it writes (`status` in `{status, seen}`;
+/// `lines` pushed to, in `{lines.sku}`), once per document updated, a
+/// step run once in `every` counted at that share. `_id_` never changes.
+fn rewritten(collections: &[Collection], steps: &[crate::design::Step]) -> f64 {
+    use crate::design::Action;
+    let mut n = 0.0;
+    for step in steps {
+        if !matches!(
+            step.action,
+            Action::UpdateOne
+                | Action::UpdateMany
+                | Action::Upsert
+                | Action::FindOneAndUpdate
+                | Action::BulkWrite
+        ) {
+            continue;
+        }
+        let Some(c) = collections.iter().find(|c| c.name == step.collection) else {
+            continue;
+        };
+        // `lines.$.qty` and `lines.$[e].qty` write `lines.qty`.
+        let paths: Vec<String> = step
+            .updates
+            .iter()
+            .map(|u| {
+                u.path()
+                    .split('.')
+                    .filter(|s| !s.starts_with('$'))
+                    .collect::<Vec<_>>()
+                    .join(".")
+            })
+            .collect();
+        let hit = |key: &str| {
+            paths.iter().any(|p| {
+                key == p
+                    || key
+                        .strip_prefix(p.as_str())
+                        .is_some_and(|r| r.starts_with('.'))
+            })
+        };
+        let indexes = c
+            .indexes
+            .iter()
+            .filter(|i| i.name != "_id_" && i.keys.iter().any(|(k, _)| hit(k)))
+            .count();
+        let share = step.every.map_or(1.0, |e| 1.0 / e.max(1) as f64);
+        n += indexes as f64 * step.documents * share;
+    }
+    n
+}
+
 /// The size of the documents that hold `e` at the top level, and how many
 /// there are; `None` for an entity embedded in another. The capacity
 /// projection asks the same of the model grown month by month.
@@ -246,44 +300,17 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
             continue;
         }
         // The date the TTL index keys, and the documents one deletes: a
-        // child, or a bucket of `per_bucket` of them.
-        let (field, per_doc, buckets_of) = match p.home[e.index()] {
-            Home::Own => (x.field.clone(), 1.0, None),
-            Home::Bucketed { rel } => match &p.layouts[rel.index()] {
-                crate::design::Layout::Bucket {
-                    per_bucket,
-                    aggregates,
-                    ..
-                } if aggregates.iter().any(|a| {
-                    a.function == crate::model::AggregateFn::Last
-                        && a.field.as_deref() == Some(x.field.as_str())
-                }) =>
-                {
-                    (
-                        format!("last_{}", x.field),
-                        (*per_bucket as f64).max(1.0),
-                        Some(entity.name.clone()),
-                    )
-                }
-                _ => continue,
-            },
-            Home::Embedded { .. } => continue,
+        // child, or a bucket of `per_bucket` of them (costs::plan::expiry,
+        // which prices those deletes with the inserts).
+        let Some(t) = crate::costs::plan::expiry::ttl_key(facts, p, e) else {
+            continue;
         };
+        let (field, buckets_of) = (t.field, t.buckets_of);
         let keys = vec![(field.clone(), 1)];
         // In the steady state the monitor deletes what the workload inserts.
-        let inserted: f64 = facts
-            .model
-            .workload
-            .operations
-            .iter()
-            .filter_map(|op| match &op.kind {
-                crate::model::OperationKind::Insert { entity, count, .. } if *entity == e => {
-                    Some(op.rate(facts.mix) * (*count).max(1) as f64)
-                }
-                _ => None,
-            })
-            .sum();
-        let expired = (inserted > 0.0).then_some(crate::design::PerSecond(inserted / per_doc));
+        let inserted = facts.entity_inserts[e.index()];
+        let expired =
+            (inserted > 0.0).then_some(crate::design::PerSecond(inserted / t.per_document));
         match c
             .indexes
             .iter_mut()

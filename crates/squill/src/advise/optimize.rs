@@ -111,6 +111,15 @@ fn priced_total(
             );
             want(&mut wanted, &(need.collection, need.keys), c, 1);
         }
+        if let Some(t) = plan.expiry {
+            let c = index_score(
+                t.held,
+                t.writes,
+                t.keys_per_write,
+                &facts.settings.design.costs,
+            );
+            want(&mut wanted, &(t.collection, t.keys), c, 1);
+        }
     }
     total + wanted.values().map(wanted_cost).sum::<f64>()
 }
@@ -257,9 +266,20 @@ impl<'f, 's> Search<'f, 's> {
             total += s;
             scores.push(s);
             let mut mine = Vec::with_capacity(plan.indexes.len());
-            for need in &plan.indexes {
-                let c = index_score(need.held, need.writes, need.keys_per_write, coef);
-                let key = (need.collection.clone(), need.keys.clone());
+            // The TTL index an insert's plan carries is wanted as the
+            // steps' indexes are (costs/plan/expiry.rs).
+            let ttl = plan
+                .expiry
+                .as_ref()
+                .map(|t| (&t.collection, &t.keys, t.held, t.writes, t.keys_per_write));
+            let needs = plan
+                .indexes
+                .iter()
+                .map(|n| (&n.collection, &n.keys, n.held, n.writes, n.keys_per_write))
+                .chain(ttl);
+            for (coll, keys, held, writes, per) in needs {
+                let c = index_score(held, writes, per, coef);
+                let key = (coll.clone(), keys.clone());
                 self.touch(&mut touched, &key.0);
                 want(&mut touched, &key, c, 1);
                 mine.push((key, c));

@@ -26,11 +26,22 @@ pub(super) fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: 
         let mut plan = planner.plan(op);
         plan.name_indexes();
         totals.add_scaled(&plan.cost, facts.model.operation(op).rate(facts.mix));
-        for need in &plan.indexes {
-            let key = (need.collection.clone(), need.keys.clone());
+        // The steps' indexes, and the TTL index an insert of an expiring
+        // entity carries (costs/plan/expiry.rs).
+        let ttl = plan
+            .expiry
+            .as_ref()
+            .map(|t| (&t.collection, &t.keys, t.held));
+        let needs = plan
+            .indexes
+            .iter()
+            .map(|n| (&n.collection, &n.keys, n.held))
+            .chain(ttl);
+        for (coll, keys, held) in needs {
+            let key = (coll.clone(), keys.clone());
             if !seen.contains(&key) {
                 seen.push(key);
-                totals.index_entries += need.held;
+                totals.index_entries += held;
             }
         }
         plans.push(plan);

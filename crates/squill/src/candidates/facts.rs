@@ -95,6 +95,10 @@ pub struct Facts<'m> {
     pub write_rate: f64,
     /// Inserts and deletes per second of each entity.
     pub entity_writes: Vec<f64>,
+    /// Inserts per second of each entity (instances, a batch counted
+    /// whole): the rate an expiring entity's TTL monitor deletes at in
+    /// the steady state.
+    pub entity_inserts: Vec<f64>,
     /// Relationships where each entity is the parent / the child.
     pub rels_from: Vec<Vec<RelationshipId>>,
     pub rels_to: Vec<Vec<RelationshipId>>,
@@ -152,6 +156,7 @@ impl<'m> Facts<'m> {
             read_rate: 0.0,
             write_rate: 0.0,
             entity_writes: vec![0.0; n_ent],
+            entity_inserts: vec![0.0; n_ent],
             rels_from: vec![Vec::new(); n_ent],
             rels_to: vec![Vec::new(); n_ent],
             ops_touching: vec![Vec::new(); n_ent],
@@ -275,6 +280,7 @@ impl<'m> Facts<'m> {
             } => {
                 let n = rate * (*count).max(1) as f64;
                 self.entity_writes[entity.index()] += n;
+                self.entity_inserts[entity.index()] += n;
                 for r in links {
                     self.rels[r.index()].child_inserts += n;
                     if *count > 1 {
@@ -285,14 +291,12 @@ impl<'m> Facts<'m> {
                 }
             }
             OperationKind::Update {
-                entity,
-                changes,
-                relinks,
-                ..
+                entity, relinks, ..
             } => {
-                for c in changes {
+                // `$inc`s write their field as `$set`s do (ttl45).
+                for c in op.written_fields() {
                     *self.field_updates[entity.index()]
-                        .entry(c.clone())
+                        .entry(c.to_string())
                         .or_insert(0.0) += rate;
                 }
                 for r in relinks {

@@ -455,6 +455,12 @@ pub struct OperationPlan {
     pub transaction: bool,
     /// Per execution.
     pub cost: Cost,
+    /// Per execution: entries of the design's secondary indexes its
+    /// updates rewrite (an index whose key path one of them writes, once
+    /// per document updated). Their upkeep is in the score through each
+    /// index's; this says it of the operation. Absent when zero.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub index_entries_rewritten: f64,
     #[serde(serialize_with = "purpose::warnings_json")]
     #[schemars(with = "purpose::WarningsJson")]
     pub warnings: Vec<Warning>,
@@ -1021,6 +1027,30 @@ impl UpdateOp {
                 | UpdateOp::Recompute { .. }
                 | UpdateOp::Reset { .. }
         )
+    }
+
+    /// The path the operator writes.
+    pub fn path(&self) -> &str {
+        match self {
+            UpdateOp::Set { path }
+            | UpdateOp::Unset { path }
+            | UpdateOp::SetOnInsert { path }
+            | UpdateOp::Inc { path, .. }
+            | UpdateOp::Dec { path }
+            | UpdateOp::Min { path }
+            | UpdateOp::Max { path }
+            | UpdateOp::Push { path, .. }
+            | UpdateOp::AddToSet { path }
+            | UpdateOp::Pull { path }
+            | UpdateOp::Rebase { path }
+            | UpdateOp::SetOld { path, .. }
+            | UpdateOp::SetFrom { path, .. }
+            | UpdateOp::CopyFrom { path, .. }
+            | UpdateOp::SetElements { path, .. }
+            | UpdateOp::DropElements { path }
+            | UpdateOp::Recompute { path, .. }
+            | UpdateOp::Reset { path, .. } => path,
+        }
     }
 }
 

@@ -649,6 +649,16 @@ impl MergeBlock {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Warning {
+    /// An insert of `entity`, which expires by TTL in `collection`: the
+    /// TTL monitor deletes later what it inserts, about `per_second`
+    /// documents a second (buckets when `buckets`), and that delete and
+    /// the TTL index are priced with this insert (costs/plan/expiry.rs).
+    Expires {
+        entity: String,
+        collection: String,
+        per_second: f64,
+        buckets: bool,
+    },
     /// An atomic group that writes `kinds` kinds of documents.
     Transaction { group: String, kinds: usize },
     /// An operation whose `writes` writes to different documents are not atomic.
@@ -802,11 +812,33 @@ impl Warning {
             // entity's relationships.
             Warning::MergedWrite { .. } | Warning::NotMerged { .. } => false,
             Warning::CrossShardGuard { entity: e, .. } => e == entity,
+            // A cost of the insert, not a trade-off of a relationship.
+            Warning::Expires { .. } => false,
         }
     }
 
     pub fn text(&self) -> String {
         match self {
+            Warning::Expires {
+                entity,
+                collection,
+                per_second,
+                buckets: false,
+            } => format!(
+                "the TTL monitor deletes each {} later: about {} of them/s from {collection}, each a document and an entry of each of its indexes, priced with this insert",
+                singular(entity),
+                num(*per_second)
+            ),
+            Warning::Expires {
+                entity,
+                collection,
+                per_second,
+                buckets: true,
+            } => format!(
+                "the TTL monitor deletes each bucket of {} in {collection} when its newest one expires: about {} buckets/s, each a document and an entry of each of its indexes, priced with this insert",
+                plural(entity),
+                num(*per_second)
+            ),
             Warning::Transaction { group, kinds: 1 } => format!(
                 "atomic group `{group}` makes separate writes to one kind of document: it runs in a multi-document transaction"
             ),

@@ -67,6 +67,22 @@ impl Operation {
         self.rates.get(mix).copied().unwrap_or(0.0)
     }
 
+    /// The fields an update writes: those it `changes` (`$set`) and those
+    /// it `increments` (`$inc`), each once. An index holding one of them
+    /// has its entry rewritten either way (ttl45).
+    pub fn written_fields(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = match &self.kind {
+            OperationKind::Update { changes, .. } => changes.iter().map(String::as_str).collect(),
+            _ => return Vec::new(),
+        };
+        for inc in &self.terms.increments {
+            if !out.contains(&inc.field.as_str()) {
+                out.push(inc.field.as_str());
+            }
+        }
+        out
+    }
+
     /// The entity the operation starts from: a link's is the parent, whose
     /// id it is given with the child's.
     pub fn entity_in(&self, model: &super::Model) -> EntityId {

@@ -97,6 +97,8 @@ pub fn singular(name: &str) -> String {
     } else if lower == "children" {
         word[..n - 3].to_string()
     } else if !lower.ends_with('s')
+        // A one-letter name ("s") is not a plural of nothing.
+        || n == 1
         || lower.ends_with("ss")
         || lower.ends_with("us")
         || lower.ends_with("is")

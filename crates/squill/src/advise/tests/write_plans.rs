@@ -632,9 +632,9 @@ fn a_claim_of_one_state_has_a_partial_index() {
 }
 
 /// S18: the TTL monitor deletes as many sessions as the workload inserts
-/// (300/s) and as many reset tokens (5/s): the TTL indexes state it, as
-/// writes no operation's plan counts. An index that is not TTL states
-/// none (issue 41).
+/// (300/s) and as many reset tokens (5/s): the TTL indexes state it (the
+/// inserts' plans price those deletes: costs/plan/expiry.rs). An index
+/// that is not TTL states none (issue 41).
 #[test]
 fn a_ttl_index_states_the_monitor_s_deletes() {
     use crate::design::PerSecond;

@@ -327,7 +327,7 @@ impl Planner<'_> {
             collection: acc.collection.clone(),
             entries: acc.docs,
             held: acc.docs * f.held_share(acc.root),
-            writes: f.entity_writes[e.index()],
+            writes: self.writes_of(e),
             keys_per_write: self.keys_per_write(e, &keys),
             keys,
             operation: op,

@@ -412,7 +412,7 @@ impl<'a> Planner<'a> {
                 held: acc.docs
                     * self.array_entries(acc.root, &keys)
                     * self.facts.held_share(acc.root),
-                writes: self.facts.entity_writes[acc.root.index()],
+                writes: self.writes_of(acc.root),
                 keys_per_write: self.keys_per_write(acc.root, &keys),
                 keys,
                 operation: op,

@@ -527,7 +527,7 @@ impl<'a> Planner<'a> {
                     collection: acc.collection.clone(),
                     entries: acc.docs * self.array_entries(e, &keys),
                     held: acc.docs * self.array_entries(e, &keys) * f.held_share(acc.root),
-                    writes: f.entity_writes[e.index()],
+                    writes: self.writes_of(e),
                     keys_per_write: self.keys_per_write(e, &keys),
                     keys,
                     operation: op,

@@ -63,6 +63,9 @@ pub struct OpPlan {
     pub targets: Vec<Target>,
     pub warnings: Vec<Warning>,
     pub transaction: bool,
+    /// For an insert of an entity that expires by TTL: the TTL index's
+    /// upkeep, counted as the indexes the steps need are (`expiry`).
+    pub expiry: Option<expiry::TtlUpkeep>,
 }
 
 impl OpPlan {
@@ -211,6 +214,7 @@ mod cascade;
 mod conditional;
 mod count;
 mod delete;
+pub(crate) mod expiry;
 mod filter_keys;
 mod find;
 mod find_keys;
@@ -835,6 +839,7 @@ impl<'a> Planner<'a> {
                             targets: alone[0].targets.clone(),
                             warnings: Vec::new(),
                             transaction: false,
+                            expiry: None,
                         };
                         plan.warnings.push(Warning::MergedWrite {
                             group: group.name.clone(),
@@ -907,6 +912,7 @@ impl<'a> Planner<'a> {
                 });
             }
         }
+        self.price_expiry(&mut plan, op);
         self.price_sharded_steps(&mut plan);
         plan.cost.rescore(self.c());
         plan
@@ -1137,7 +1143,7 @@ impl<'a> Planner<'a> {
             if keys.len() == 1 && keys[0].0 == "_id" {
                 step.index = Some("_id_".to_string());
             } else if !keys.is_empty() {
-                let writes = self.facts.entity_writes[entity.index()]
+                let writes = self.writes_of(entity)
                     + keys
                         .iter()
                         .map(|(k, _)| {
@@ -1468,7 +1474,7 @@ impl<'a> Planner<'a> {
             Action::InsertOne | Action::InsertMany => {
                 docs * self.p.typical[acc.root.index()].min(acc.root_bytes)
             }
-            Action::DeleteOne | Action::DeleteMany => docs * 64.0,
+            Action::DeleteOne | Action::DeleteMany => docs * expiry::DELETE_BYTES,
             _ => docs * acc.root_bytes,
         };
         let reads = !matches!(action, Action::InsertOne | Action::InsertMany);
@@ -1666,7 +1672,7 @@ impl<'a> Planner<'a> {
                 .filter(|(k, _)| k.rsplit_once('.').map_or("", |(head, _)| head) == prefix)
                 .map(|(k, _)| f.field_update_rate(x, k.rsplit('.').next().unwrap_or(k)))
                 .sum::<f64>();
-            let w = f.entity_writes[x.index()] + updates;
+            let w = self.writes_of(x) + updates;
             writes += w;
             total += w * leaf_keys * below;
             below *= per;

@@ -265,7 +265,7 @@ fn operation(out: &mut String, plan: &OperationPlan) {
             cell(&Purpose::texts(&s.purpose))
         );
     }
-    let _ = writeln!(out, "\nPer run: {}.", describe::per_run(&plan.cost));
+    let _ = writeln!(out, "\nPer run: {}.", describe::per_run_of(plan));
     if plan.transaction {
         out.push_str("Needs a multi-document transaction.\n");
     }

@@ -298,6 +298,7 @@ pub(crate) fn every_variant() -> Design {
     design.operations.push(OperationPlan {
         operation: "log_message".into(),
         rate: 5.0,
+        index_entries_rewritten: 0.0,
         steps: actions
             .iter()
             .map(|a| Step {

@@ -306,12 +306,19 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
                     v(entity)
                 );
             }
-            // Its deletes are writes no operation's plan counts.
+            // Its deletes are background writes, priced with the inserts
+            // they follow (costs/plan/expiry.rs): in the totals and the score.
             if let Some(crate::design::PerSecond(rate)) = index.expired_per_second {
+                let what = match (&index.expires_buckets_of, &c.entities[..]) {
+                    (Some(e), _) => format!("buckets of {}", words::plural(e)),
+                    (None, [e]) => words::plural(e),
+                    (None, _) => "documents".to_string(),
+                };
                 let _ = write!(
                     line,
-                    "; its deletes: about {}/s, each a document and an entry of each of its {}",
+                    "; the TTL monitor deletes about {} {}/s, each a document and an entry of each of its {} (background writes, counted in the totals with the inserts)",
                     words::num(rate),
+                    v(&what),
                     words::count(ttl_indexes(c) as f64, "index")
                 );
             }
@@ -415,7 +422,7 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
             let _ = writeln!(out, "     {}", v(&describe::densest(d)));
         }
     }
-    let _ = writeln!(out, "  per run: {}", describe::per_run(&plan.cost));
+    let _ = writeln!(out, "  per run: {}", describe::per_run_of(plan));
     if plan.transaction {
         let _ = writeln!(out, "  {}", p.yellow("needs a multi-document transaction"));
     }

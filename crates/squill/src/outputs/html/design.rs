@@ -549,7 +549,7 @@ fn operation(out: &mut String, plan: &OperationPlan) {
     let _ = writeln!(
         out,
         "</table>\n<p>Per run: {}.{}</p>",
-        esc(&describe::per_run(&plan.cost)),
+        esc(&describe::per_run_of(plan)),
         if plan.transaction {
             " Needs a multi-document transaction."
         } else {

@@ -42,7 +42,8 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
             .iter()
             .filter_map(|n| model.entity_by_name(n))
             .map(|e| cx.facts.entity_writes[e.index()])
-            .sum();
+            .sum::<f64>()
+            + expired_writes(&c.indexes, &indexes);
         // Each index is also rewritten by the updates whose `changes` touch
         // one of its keys (a driver's position, moved by every ping), as the
         // cost model prices its upkeep: a run rewrites its entry once.
@@ -119,9 +120,24 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     out
 }
 
-/// Updates per second, in the design's mix, whose `changes` name a field an
-/// index on `keys` holds (the last part of a key's path), on any entity the
-/// collection keeps. A run that changes two of its keys rewrites one entry.
+/// The TTL monitor's deletes per second in a collection (ttl45: priced with
+/// the inserts, costs/plan/expiry.rs): each takes an entry from every index
+/// listed, unless one of them is partial. A partial index holds only the
+/// documents its condition keeps (S17's pending jobs), which need not be
+/// the ones that expire (finished jobs), so the rule does not say its
+/// entries go with them.
+fn expired_writes(all: &[crate::design::Index], listed: &[&crate::design::Index]) -> f64 {
+    if listed.iter().any(|i| !i.partial.is_empty()) {
+        return 0.0;
+    }
+    all.iter()
+        .filter_map(|i| i.expired_per_second)
+        .fold(0.0, |a, r| a + r.0)
+}
+
+/// Updates per second, in the design's mix, whose `changes` or `increments`
+/// name a field an index on `keys` holds (the last part of a key's path), on
+/// any entity the collection keeps. A run that changes two of its keys rewrites one entry.
 fn key_updates(cx: &DesignCheck<'_>, entities: &[String], keys: &[(String, i32)]) -> f64 {
     let model = cx.facts.model;
     let leaves: Vec<&str> = keys
@@ -133,10 +149,10 @@ fn key_updates(cx: &DesignCheck<'_>, entities: &[String], keys: &[(String, i32)]
         .operations
         .iter()
         .filter_map(|op| match &op.kind {
-            OperationKind::Update {
-                entity, changes, ..
-            } if entities.contains(&model.entity(*entity).name)
-                && changes.iter().any(|c| leaves.contains(&c.as_str())) =>
+            // `changes` and `increments` alike (`$set`, `$inc`).
+            OperationKind::Update { entity, .. }
+                if entities.contains(&model.entity(*entity).name)
+                    && op.written_fields().iter().any(|c| leaves.contains(c)) =>
             {
                 Some(op.rate(cx.facts.mix))
             }
@@ -218,6 +234,84 @@ operations:
     #[test]
     fn stays_quiet_when_updates_miss_the_keys() {
         let model = PINGS.replace("changes: [seen_at]", "changes: [battery]");
+        assert!(judge_design(&RULE, &model).is_empty());
+    }
+
+    /// Sessions that expire: each of the 100 inserted a second is deleted
+    /// later by the TTL monitor, which takes its entry from `user_1` too,
+    /// so 200 writes a second reach that index, not 100 (ttl45).
+    const SESSIONS: &str = "
+name: sessions
+entities:
+  session:
+    count: 100000
+    fields: {seen_at: date, user: string(20)}
+    expires: {from: seen_at, after: 8 hours}
+operations:
+  login: {insert: session, rate: 100}
+  by_user: {read: session, filter: {user: eq}, rate: 5}
+";
+
+    #[test]
+    fn counts_the_ttl_monitor_s_deletes() {
+        let writes = |model: &str| {
+            let found = crate::rules::testing::judge_design_findings(&RULE, model);
+            assert_eq!(found.len(), 1, "{found:#?}");
+            found[0]
+                .evidence
+                .iter()
+                .find(|e| e.name == "writes_per_second")
+                .and_then(|e| e.value.as_f64())
+        };
+        assert_eq!(writes(SESSIONS), Some(200.0));
+        // Near miss: the same sessions, lasting.
+        assert_eq!(writes(&SESSIONS.replace("    expires: {from: seen_at, after: 8 hours}\n", "")), Some(100.0));
+    }
+
+    /// A leaderboard: each win `$inc`s the player's score, a key of the
+    /// index the top-10 read uses, so it rewrites that entry as a `$set`
+    /// would (ttl45: `increments` were not counted).
+    const WINS: &str = "
+name: wins
+entities:
+  player:
+    count: 100000
+    fields:
+      score: int
+      games: int
+operations:
+  top:
+    read: player
+    filter: {score: range}
+    sort: -score
+    limit: 10
+    rate: 10
+  win:
+    update: player
+    filter: {_id: eq}
+    increments: {score: 10}
+    rate: 5000
+";
+
+    #[test]
+    fn fires_on_increments_of_an_indexed_field() {
+        let found = crate::rules::testing::judge_design_findings(&RULE, WINS);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        let ev = |k: &str| {
+            found[0]
+                .evidence
+                .iter()
+                .find(|e| e.name == k)
+                .and_then(|e| e.value.as_f64())
+        };
+        assert_eq!(ev("index_entries_per_second"), Some(5000.0));
+        assert_eq!(ev("index_uses_per_second"), Some(10.0));
+    }
+
+    /// Near miss: the same wins count games, which no index holds.
+    #[test]
+    fn stays_quiet_when_increments_miss_the_keys() {
+        let model = WINS.replace("increments: {score: 10}", "increments: {games: 1}");
         assert!(judge_design(&RULE, &model).is_empty());
     }
 }

@@ -1,0 +1,75 @@
+//! ttl45 H: the TTL monitor's deletes and the TTL index are work the
+//! design pays for (costs/plan/expiry.rs). A model scores more with
+//! `expires` than without; a bucket expires one delete per bucket.
+
+use super::{design_of, plan_of};
+use crate::design::{Layout, Warning};
+
+/// One expiring entity of its own documents, read by `_id` only: its TTL
+/// index serves no read, so without `expires` it has no index at all.
+const SESSIONS: &str = "\
+entities:
+  session:
+    count: 1000000
+    fields: {at: date, v: string(100)}
+    expires: {from: at, after: 1000 seconds}
+operations:
+  open: {insert: session, rate: 1000}
+  get: {read: session, filter: {_id: eq}, rate: 10}
+";
+
+/// With `expires`, each insert carries its document's later delete (1
+/// document written and examined, 1 key of the TTL index), the TTL
+/// index's million entries are in the totals, and the score is higher.
+/// Without it the figures are as before.
+#[test]
+fn expiry_is_priced_in_the_totals_and_the_score() {
+    let with = design_of(SESSIONS);
+    let without =
+        design_of(&SESSIONS.replace("    expires: {from: at, after: 1000 seconds}\n", ""));
+    let (w, o) = (plan_of(&with, "open"), plan_of(&without, "open"));
+    assert_eq!(w.cost.documents_written - o.cost.documents_written, 1.0);
+    assert_eq!(w.cost.index_keys_examined - o.cost.index_keys_examined, 1.0);
+    assert_eq!(
+        with.totals.documents_written - without.totals.documents_written,
+        1000.0
+    );
+    assert_eq!(
+        with.totals.index_entries - without.totals.index_entries,
+        1_000_000.0
+    );
+    assert!(with.totals.score > without.totals.score);
+    assert!(w.warnings.iter().any(|x| matches!(
+        x,
+        Warning::Expires { per_second, buckets: false, .. } if *per_second == 1000.0
+    )));
+    assert!(o.warnings.is_empty());
+}
+
+/// Events in buckets of their project (the fixture pins the layout):
+/// the monitor deletes a bucket when its newest event expires, so an
+/// insert carries 1/per_bucket of a delete, not one.
+#[test]
+fn a_bucket_expires_one_delete_per_bucket() {
+    let text = include_str!("../../../tests/fixtures/bucket-child-reads.yaml");
+    let with = design_of(text);
+    let without = design_of(&text.replace("    expires: {from: ts, after: 30 days}\n", ""));
+    let per_bucket = with
+        .relationships
+        .iter()
+        .find_map(|r| match &r.chosen {
+            Layout::Bucket { per_bucket, .. } => Some(*per_bucket as f64),
+            _ => None,
+        })
+        .expect("the events are in buckets");
+    let (w, o) = (plan_of(&with, "ingest"), plan_of(&without, "ingest"));
+    let more = w.cost.documents_written - o.cost.documents_written;
+    assert!(
+        (more - 1.0 / per_bucket).abs() < 1e-12,
+        "{more} vs 1/{per_bucket}"
+    );
+    assert!(w.warnings.iter().any(|x| matches!(
+        x,
+        Warning::Expires { per_second, buckets: true, .. } if *per_second == 100.0 / per_bucket
+    )));
+}
