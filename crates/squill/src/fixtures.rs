@@ -78,7 +78,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 24] = [
+const FILES: [(&str, &str); 25] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
