@@ -154,7 +154,9 @@ fn a_window_over_count_buckets_groups_their_children_by_the_hour() {
 /// this hour's pageviews gives no signup to a 7-day read; the signups of
 /// this week come 10, 5 and 0 a page, newest first; a user's newest 5 and
 /// the project's newest 25 come in order; the events of the week are
-/// counted per hour, the old signup in none.
+/// counted per hour, the old signup in none; a child ingested after a
+/// newer one leaves the bucket's `first_ts` and `last_ts` its least and
+/// greatest `ts` (`$min`/`$max`, not a `$set` from the latest arrival).
 #[test]
 fn bucketed_children_read_on_their_own_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
@@ -175,6 +177,7 @@ fn bucketed_children_read_on_their_own_against_a_server() {
             "ok: {lang} by_user(u1): u1's newest 5 events",
             "ok: {lang} latest: the project's newest 25 events, of both buckets",
             "ok: {lang} hourly: ",
+            "ok: {lang} late child: first_ts and last_ts are the least and the greatest",
         ],
     );
 }

@@ -122,7 +122,13 @@ impl Planner<'_> {
             sort: None,
             slice: None,
         }];
-        for (function, _, path) in bucket_figures(aggregates) {
+        let child = f.model.entity(e);
+        let dated = |field: &str| {
+            child
+                .field(field)
+                .is_some_and(|x| x.ty == crate::model::FieldType::Date)
+        };
+        for (function, field, path) in bucket_figures(aggregates) {
             updates.push(match function {
                 AggregateFn::Count => UpdateOp::Inc {
                     path,
@@ -136,8 +142,14 @@ impl Planner<'_> {
                 },
                 AggregateFn::Min => UpdateOp::Min { path },
                 AggregateFn::Max => UpdateOp::Max { path },
-                // The first child opens the bucket; each later one
-                // is the latest so far.
+                // The first and last of a date are its least and
+                // greatest, whatever order the children arrive in: a
+                // `$set` from the newest arrival moved `last_ts` back
+                // when a late child came in (and the TTL keys on it).
+                AggregateFn::First if dated(&field) => UpdateOp::Min { path },
+                AggregateFn::Last if dated(&field) => UpdateOp::Max { path },
+                // Of another field, the first child opens the bucket;
+                // each later one is the latest so far.
                 AggregateFn::First => UpdateOp::SetOnInsert { path },
                 AggregateFn::Last => UpdateOp::Set { path },
             });
