@@ -69,13 +69,15 @@
 //! - `bucket-child-reads`: events in count buckets read on their own, by
 //!   name in a window (paged by skip), by user, and the latest page: each
 //!   returns the matching events, not their buckets (audit44 B).
+//! - `bucket-time-window`: ticks in buckets of a minute read in a window:
+//!   the buckets picked by their key in the window's own bounds.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 23] = [
+const FILES: [(&str, &str); 24] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -146,6 +148,10 @@ const FILES: [(&str, &str); 23] = [
         include_str!("../tests/fixtures/bucket-child-reads.yaml"),
     ),
     (
+        "bucket-time-window",
+        include_str!("../tests/fixtures/bucket-time-window.yaml"),
+    ),
+    (
         "show-purchase",
         include_str!("../tests/fixtures/show-purchase.yaml"),
     ),
@@ -169,8 +175,9 @@ const FILES: [(&str, &str); 23] = [
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
 /// `bucket-child-reads` is checked by its own script
-/// (check_bucket_elements.py), which writes buckets whose events it knows.
-const ONLY_BY_NAME: [&str; 1] = ["bucket-child-reads"];
+/// (check_bucket_elements.py), which writes buckets whose events it knows;
+/// so is `bucket-time-window` (check_bucket_window.py).
+const ONLY_BY_NAME: [&str; 2] = ["bucket-child-reads", "bucket-time-window"];
 
 /// The model and its design. Panics on a fixture that does not load or
 /// advise: that is a broken test input, not a case to handle.

@@ -181,3 +181,57 @@ fn bucketed_children_read_on_their_own_against_a_server() {
         ],
     );
 }
+
+/// A window read of children in time buckets picks the buckets by their
+/// key in the window's own bounds (issue 41): one range on the key, from
+/// the window's start truncated to the bucket's unit, with the children's
+/// parameters. It once took a range of the key of its own beside the
+/// window's (`minute_from`, `minute_to`).
+#[test]
+fn a_window_picks_time_buckets_by_its_own_bounds() {
+    let (_, d) = crate::fixtures::load("bucket-time-window");
+    let step = plan(&d, "minute_ticks").steps.last().expect("a step");
+    let keys: Vec<_> = step.filter.iter().filter(|f| f.path == "minute").collect();
+    assert_eq!(keys.len(), 1, "{step:?}");
+    assert_eq!(
+        keys[0].value_from,
+        ValueSource::WindowKey {
+            field: "ticks.time".into(),
+            unit: "minute".into()
+        }
+    );
+    let ops = cookbook::op_codes(&d);
+    let op = ops.iter().find(|o| o.name == "minute_ticks").expect("the op");
+    let py = cookbook::python_function(op);
+    assert!(py.contains("def minute_ticks(db, symbol_id, time_from, time_to)"), "{py}");
+    assert!(
+        py.contains(r#""minute": {"$gte": time_from.replace(second=0, microsecond=0), "$lt": time_to}"#),
+        "{py}"
+    );
+}
+
+/// Against the server, in each language (scripts/testenv/
+/// check_bucket_window.py): windows that start and end inside a minute
+/// return their ticks, those of the minute holding the start included.
+#[test]
+fn a_window_of_time_buckets_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = crate::fixtures::load("bucket-time-window");
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("bucket-time-window", "squill_bucket_window", false),
+        ("check_bucket_window.py", &[]),
+    );
+    says_in_each_language(
+        &out,
+        "",
+        &[
+            "ok: {lang} minute_ticks(10:00:30 to 10:01:30): the 2 ticks",
+            "ok: {lang} minute_ticks(10:01:00 to 10:02:00): the 2 ticks",
+            "ok: {lang} minute_ticks(10:00:06 to 10:02:06): the 4 ticks",
+        ],
+    );
+}

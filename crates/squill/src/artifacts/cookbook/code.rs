@@ -161,6 +161,13 @@ pub enum Expr {
     AtLeast(String),
     /// `{"$lt": param}`: a bucket whose first date is before a window's end.
     Under(String),
+    /// `{"$gte": from truncated to unit, "$lt": to}`: the time buckets
+    /// (keyed by the unit) holding any child of the window.
+    KeyInWindow {
+        from: String,
+        to: String,
+        unit: String,
+    },
     /// `{"$lte": max - len(list)}`: a bucket with room for every element
     /// of the list (a batch's chunk).
     RoomFor {

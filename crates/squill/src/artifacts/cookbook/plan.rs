@@ -543,6 +543,15 @@ impl Builder<'_> {
                 let p = self.param_named(&step.collection, field, ParamKind::To, "", None);
                 return Expr::Under(p);
             }
+            // A time bucket's key in the window: the children's own
+            // parameters, the start truncated to the bucket's unit.
+            ValueSource::WindowKey { field, unit } => {
+                return Expr::KeyInWindow {
+                    from: self.param_named(&step.collection, field, ParamKind::From, "", None),
+                    to: self.param_named(&step.collection, field, ParamKind::To, "", None),
+                    unit: unit.clone(),
+                };
+            }
             ValueSource::Old { field } => Some(format!("old_{field}")),
             ValueSource::New { field } => Some(format!("new_{field}")),
             ValueSource::Truncated { field, unit } => Some(format!("{field}_{unit}")),

@@ -397,8 +397,18 @@ impl Planner<'_> {
                 let (p, source) = self.filter_path(plan, op, target, &acc, c);
                 conditions.push((p, c.op, source));
             } else if let (true, BucketBy::Time { unit, .. }) = (window(c), by) {
-                // The window picks buckets by their key (the hour).
-                conditions.push((unit.clone(), c.op, ValueSource::Param));
+                // The window picks buckets by their key (the hour): from
+                // the one holding its start to its end, with the window's
+                // own bounds (a key range of its own beside them could
+                // disagree with them).
+                conditions.push((
+                    unit.clone(),
+                    c.op,
+                    ValueSource::WindowKey {
+                        field: acc.path(&c.path[0]),
+                        unit: unit.clone(),
+                    },
+                ));
             } else if window(c) {
                 // A bucket filled in time order holds the window's
                 // children when its last one is inside the window.
@@ -751,8 +761,14 @@ impl Planner<'_> {
         ));
         match (by, &span) {
             (BucketBy::Time { unit, .. }, _) => {
-                step.filter
-                    .push(filt(unit.clone(), FilterOp::Range, ValueSource::Param));
+                step.filter.push(filt(
+                    unit.clone(),
+                    FilterOp::Range,
+                    ValueSource::WindowKey {
+                        field: child_time.clone(),
+                        unit: unit.clone(),
+                    },
+                ));
             }
             (BucketBy::Count, Some(s)) => {
                 step.filter.push(filt(
