@@ -201,11 +201,19 @@ fn a_window_picks_time_buckets_by_its_own_bounds() {
         }
     );
     let ops = cookbook::op_codes(&d);
-    let op = ops.iter().find(|o| o.name == "minute_ticks").expect("the op");
+    let op = ops
+        .iter()
+        .find(|o| o.name == "minute_ticks")
+        .expect("the op");
     let py = cookbook::python_function(op);
-    assert!(py.contains("def minute_ticks(db, symbol_id, time_from, time_to)"), "{py}");
     assert!(
-        py.contains(r#""minute": {"$gte": time_from.replace(second=0, microsecond=0), "$lt": time_to}"#),
+        py.contains("def minute_ticks(db, symbol_id, time_from, time_to)"),
+        "{py}"
+    );
+    assert!(
+        py.contains(
+            r#""minute": {"$gte": time_from.replace(second=0, microsecond=0), "$lt": time_to}"#
+        ),
         "{py}"
     );
 }

@@ -144,7 +144,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::AtLeast(p) => format!("{{\"$gte\": {p}}}"),
         Expr::Under(p) => format!("{{\"$lt\": {p}}}"),
         Expr::KeyInWindow { from, to, unit } => {
-            format!("{{\"$gte\": {}, \"$lt\": {to}}}", truncated(lang, from, unit))
+            format!(
+                "{{\"$gte\": {}, \"$lt\": {to}}}",
+                truncated(lang, from, unit)
+            )
         }
         // The value of `"$expr"`: `{"$lt": ["$used", "$quota"]}`.
         Expr::Fields(t, a, b) => format!(
