@@ -5,7 +5,6 @@
 //! 50". Buckets of a count only (`include_bucket_elements` says why).
 
 use super::external_tests::{run_check_script, says_in_each_language, server_tools};
-use super::*;
 
 /// Each read's step unwinds the children, sorts them newest first and
 /// cuts them to the read's limit; the buckets' own order and count move
