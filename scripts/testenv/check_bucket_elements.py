@@ -2,7 +2,8 @@
 (audit44 B), against a server in each language, and checks that they
 return the matching children in the read's order, cut to its limit; and
 the count of the project's events per hour of the last week (audit44 C),
-grouped on the server.
+grouped on the server; and that a child ingested after a newer one keeps
+its bucket's first and last `ts` right.
 
 The fixture `bucket-child-reads` keeps a project's events in buckets of a
 count, each with its first and last `ts`. Two buckets of one project are
@@ -124,6 +125,24 @@ def check(db, lang, book, now):
         ok(f"{lang} hourly: {len(rows)} rows keyed by the project and the hour, {sum(got.values())} events of the week counted")
 
 
+def check_late_child(db, lang, book, now):
+    """A child that arrives after a newer one (out of order) leaves the
+    bucket's bounds right: `last_ts` stays the newest date and `first_ts`
+    becomes the late child's. A `$set` of `last_ts` from the arriving
+    child moved it back, and the TTL and the window reads key on it."""
+    project = ObjectId()
+    db["project_events"].delete_many({})
+    hour = datetime.timedelta(hours=1)
+    for ts in (now, now + hour, now - hour):
+        book.ingest(db, project_id=project, new_events_item=event("pageview", ts, "u1"), page=0)
+    got = [(d["first_ts"], d["last_ts"], d["count"]) for d in db["project_events"].find({"project": project})]
+    if got != [(now - hour, now + hour, 3)]:
+        fail(f"{lang} late child: buckets (first_ts, last_ts, count) {[(str(a), str(b), c) for a, b, c in got]}, "
+             f"want one bucket ({now - hour}, {now + hour}, 3)")
+    else:
+        ok(f"{lang} late child: first_ts and last_ts are the least and the greatest ts after an out-of-order ingest")
+
+
 def main():
     directory, uri, db_name, mongosh = sys.argv[1:5]
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -136,6 +155,7 @@ def main():
     now = now.replace(microsecond=now.microsecond // 1000 * 1000)
     for lang, book in books:
         check(db, lang, book, now)
+        check_late_child(db, lang, book, now)
     sys.exit(1 if failures else 0)
 
 

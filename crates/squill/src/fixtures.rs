@@ -72,6 +72,11 @@
 //! - `bucket-child-reads`: events in count buckets read on their own, by
 //!   name in a window (paged by skip), by user, and the latest page: each
 //!   returns the matching events, not their buckets (audit44 B).
+//! - `bucket-time-window`: ticks in buckets of a minute read in a window:
+//!   the buckets picked by their key in the window's own bounds.
+//! - `bucket-parent-reads`: readings in time buckets and comments in count
+//!   buckets read by their parent and included from it: the newest
+//!   children asked for, not their buckets.
 
 use crate::design::Design;
 use crate::model::Model;
@@ -149,6 +154,14 @@ const FILES: [(&str, &str); 25] = [
         include_str!("../tests/fixtures/bucket-child-reads.yaml"),
     ),
     (
+        "bucket-time-window",
+        include_str!("../tests/fixtures/bucket-time-window.yaml"),
+    ),
+    (
+        "bucket-parent-reads",
+        include_str!("../tests/fixtures/bucket-parent-reads.yaml"),
+    ),
+    (
         "show-purchase",
         include_str!("../tests/fixtures/show-purchase.yaml"),
     ),
@@ -180,8 +193,14 @@ const FILES: [(&str, &str); 25] = [
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
 /// `bucket-child-reads` is checked by its own script
-/// (check_bucket_elements.py), which writes buckets whose events it knows.
-const ONLY_BY_NAME: [&str; 1] = ["bucket-child-reads"];
+/// (check_bucket_elements.py), which writes buckets whose events it knows;
+/// so are `bucket-time-window` (check_bucket_window.py) and
+/// `bucket-parent-reads` (check_bucket_parent_reads.py).
+const ONLY_BY_NAME: [&str; 3] = [
+    "bucket-child-reads",
+    "bucket-time-window",
+    "bucket-parent-reads",
+];
 
 /// The model and its design. Panics on a fixture that does not load or
 /// advise: that is a broken test input, not a case to handle.

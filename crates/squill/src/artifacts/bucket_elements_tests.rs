@@ -154,7 +154,9 @@ fn a_window_over_count_buckets_groups_their_children_by_the_hour() {
 /// this hour's pageviews gives no signup to a 7-day read; the signups of
 /// this week come 10, 5 and 0 a page, newest first; a user's newest 5 and
 /// the project's newest 25 come in order; the events of the week are
-/// counted per hour, the old signup in none.
+/// counted per hour, the old signup in none; a child ingested after a
+/// newer one leaves the bucket's `first_ts` and `last_ts` its least and
+/// greatest `ts` (`$min`/`$max`, not a `$set` from the latest arrival).
 #[test]
 fn bucketed_children_read_on_their_own_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
@@ -175,6 +177,69 @@ fn bucketed_children_read_on_their_own_against_a_server() {
             "ok: {lang} by_user(u1): u1's newest 5 events",
             "ok: {lang} latest: the project's newest 25 events, of both buckets",
             "ok: {lang} hourly: ",
+            "ok: {lang} late child: first_ts and last_ts are the least and the greatest",
+        ],
+    );
+}
+
+/// A window read of children in time buckets picks the buckets by their
+/// key in the window's own bounds (issue 41): one range on the key, from
+/// the window's start truncated to the bucket's unit, with the children's
+/// parameters. It once took a range of the key of its own beside the
+/// window's (`minute_from`, `minute_to`).
+#[test]
+fn a_window_picks_time_buckets_by_its_own_bounds() {
+    let (_, d) = crate::fixtures::load("bucket-time-window");
+    let step = plan(&d, "minute_ticks").steps.last().expect("a step");
+    let keys: Vec<_> = step.filter.iter().filter(|f| f.path == "minute").collect();
+    assert_eq!(keys.len(), 1, "{step:?}");
+    assert_eq!(
+        keys[0].value_from,
+        ValueSource::WindowKey {
+            field: "ticks.time".into(),
+            unit: "minute".into()
+        }
+    );
+    let ops = cookbook::op_codes(&d);
+    let op = ops
+        .iter()
+        .find(|o| o.name == "minute_ticks")
+        .expect("the op");
+    let py = cookbook::python_function(op);
+    assert!(
+        py.contains("def minute_ticks(db, symbol_id, time_from, time_to)"),
+        "{py}"
+    );
+    assert!(
+        py.contains(
+            r#""minute": {"$gte": time_from.replace(second=0, microsecond=0), "$lt": time_to}"#
+        ),
+        "{py}"
+    );
+}
+
+/// Against the server, in each language (scripts/testenv/
+/// check_bucket_window.py): windows that start and end inside a minute
+/// return their ticks, those of the minute holding the start included.
+#[test]
+fn a_window_of_time_buckets_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = crate::fixtures::load("bucket-time-window");
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("bucket-time-window", "squill_bucket_window", false),
+        ("check_bucket_window.py", &[]),
+    );
+    says_in_each_language(
+        &out,
+        "",
+        &[
+            "ok: {lang} minute_ticks(10:00:30 to 10:01:30): the 2 ticks",
+            "ok: {lang} minute_ticks(10:01:00 to 10:02:00): the 2 ticks",
+            "ok: {lang} minute_ticks(10:00:06 to 10:02:06): the 4 ticks",
         ],
     );
 }

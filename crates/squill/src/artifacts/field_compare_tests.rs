@@ -84,11 +84,9 @@ print("ok: used", used)
     assert!(out.contains("ok: used [10, 10]"), "{out}");
 }
 
-/// Keys embedded in their project (read with it 5,000/s, at most 5): the
-/// element is found by `$elemMatch`, where `$expr` cannot go, so the plan
-/// leaves the comparison out and warns, and no command carries `$expr`.
-#[test]
-fn two_fields_of_an_embedded_element_are_not_tested_and_the_plan_says_so() {
+/// The model with the keys embedded in their project (read with it
+/// 5,000/s, at most 5).
+fn embedded() -> (crate::model::Model, crate::design::Design) {
     let text = QUOTA
         .replace(
             "entities:\n",
@@ -103,24 +101,70 @@ fn two_fields_of_an_embedded_element_are_not_tested_and_the_plan_says_so() {
     let model = crate::inputs::model_file::parse("emb.yaml", &text).expect("the model parses");
     let d =
         crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
+    (model, d)
+}
+
+/// Keys embedded in their project: the element is found by its `_id`,
+/// and `$expr` (which cannot go inside `$elemMatch`) tests, at the top
+/// level, the element of that `_id` over the array; the positional `$`
+/// updates it. It was once left out with a warning, the write unguarded.
+#[test]
+fn two_fields_of_an_embedded_element_are_compared_over_the_array() {
+    let (_, d) = embedded();
     let plan = d
         .operations
         .iter()
         .find(|p| p.operation == "count_call")
         .unwrap();
-    assert!(
-        plan.warnings.iter().any(|w| matches!(
-            w,
-            crate::design::Warning::FieldsInElement { conditions, .. } if conditions == &["used < quota"]
-        )),
-        "{:?}",
-        plan.warnings
-    );
+    assert!(plan.warnings.is_empty(), "{:?}", plan.warnings);
     let ops = cookbook::op_codes(&d);
-    let py = cookbook::python(&d, &ops);
-    assert!(
-        !py.contains("\"$expr\"")
-            && py.contains("# WARNING: count_call's condition (used < quota)"),
-        "{py}"
+    let want = r#"({"keys._id": api_key_id, "$expr": {"$anyElementTrue": [{"$map": {"input": "$keys", "as": "e", "in": {"$and": [{"$eq": ["$$e._id", api_key_id]}, {"$lt": ["$$e.used", "$$e.quota"]}]}}}]}}, {"$inc": {"keys.$.used": 1}})"#;
+    for text in [
+        cookbook::python(&d, &ops),
+        cookbook::node(&d, &ops),
+        cookbook::mongosh(&d, &ops),
+    ] {
+        assert!(text.contains(want), "{text}");
+    }
+}
+
+/// Against the server: of two keys of one project, the one at 9 of 10 is
+/// counted, and then at 10 of 10 is not (the call fails); the other key,
+/// at 10 of 10 beside one below its quota, is not counted either.
+#[test]
+fn an_embedded_key_at_its_quota_is_not_counted_against_a_server() {
+    let Some((uri, python, _)) = server_tools() else {
+        return;
+    };
+    let (model, design) = embedded();
+    let script = r#"
+import sys
+from pymongo import MongoClient
+sys.path.insert(0, sys.argv[1])
+import cookbook
+db = MongoClient(sys.argv[2])[sys.argv[3]]
+db["project"].drop()
+db["project"].insert_one({"_id": 7, "name": "p", "keys": [
+    {"_id": 1, "used": 9, "quota": 10},
+    {"_id": 2, "used": 10, "quota": 10},
+    {"_id": 3, "used": 0, "quota": 10},
+]})
+cookbook.count_call(db, 1)
+for k in (1, 2):
+    try:
+        cookbook.count_call(db, k)
+        raise SystemExit(f"counted a call of key {k} past its quota")
+    except RuntimeError:
+        pass
+used = [k["used"] for k in db["project"].find_one({"_id": 7})["keys"]]
+assert used == [10, 10, 0], used
+print("ok: used", used)
+"#;
+    let out = run_inline_python(
+        (&uri, &python),
+        (&model, &design),
+        ("field_compare_emb", "squill_field_compare_emb"),
+        script,
     );
+    assert!(out.contains("ok: used [10, 10, 0]"), "{out}");
 }

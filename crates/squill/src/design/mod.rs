@@ -894,6 +894,11 @@ pub enum ValueSource {
     /// Before the end of the window the read asks of `field`: a bucket's
     /// first date.
     WindowEnd { field: String },
+    /// A time bucket's key (the hour) in the window the read asks of
+    /// `field` (the children's date), from the window's start truncated
+    /// to `unit` (the bucket holding the start) to before its end: one
+    /// range, with the children's own parameters (issue 41).
+    WindowKey { field: String, unit: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

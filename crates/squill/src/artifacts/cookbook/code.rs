@@ -155,12 +155,31 @@ pub enum Expr {
     /// A test of one field against another of the same document, the
     /// value of a `"$expr"` key: `{"$lt": ["$used", "$quota"]}`.
     Fields(crate::model::Test, String, String),
+    /// The same of an element of `array`, the one whose `keys` hold the
+    /// given values (`_id` = the caller's key), under `$expr`:
+    /// `{"$anyElementTrue": [{"$map": {"input": "$keys", "as": "e", "in":
+    /// {"$and": [{"$eq": ["$$e._id", key]}, {"$lt": ["$$e.used",
+    /// "$$e.quota"]}]}}}]}`.
+    ElementFields {
+        test: crate::model::Test,
+        array: String,
+        keys: Vec<(String, String)>,
+        a: String,
+        b: String,
+    },
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
     /// `{"$gte": param}`: a bucket whose last date is in or after a window.
     AtLeast(String),
     /// `{"$lt": param}`: a bucket whose first date is before a window's end.
     Under(String),
+    /// `{"$gte": from truncated to unit, "$lt": to}`: the time buckets
+    /// (keyed by the unit) holding any child of the window.
+    KeyInWindow {
+        from: String,
+        to: String,
+        unit: String,
+    },
     /// `{"$lte": max - len(list)}`: a bucket with room for every element
     /// of the list (a batch's chunk).
     RoomFor {

@@ -760,8 +760,20 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Above(n) => json!({"above": n}),
         Expr::AtLeast(p) => json!({"at_least": p}),
         Expr::Under(p) => json!({"under": p}),
+        Expr::KeyInWindow { from, to, unit } => {
+            json!({"key_in_window": {"from": from, "to": to, "unit": unit}})
+        }
         Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Fields(t, a, b) => json!({"fields": [t, a, b]}),
+        Expr::ElementFields {
+            test,
+            array,
+            keys,
+            a,
+            b,
+        } => {
+            json!({"element_fields": {"test": test, "array": array, "keys": keys, "a": a, "b": b}})
+        }
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),

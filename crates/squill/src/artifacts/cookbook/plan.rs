@@ -543,6 +543,15 @@ impl Builder<'_> {
                 let p = self.param_named(&step.collection, field, ParamKind::To, "", None);
                 return Expr::Under(p);
             }
+            // A time bucket's key in the window: the children's own
+            // parameters, the start truncated to the bucket's unit.
+            ValueSource::WindowKey { field, unit } => {
+                return Expr::KeyInWindow {
+                    from: self.param_named(&step.collection, field, ParamKind::From, "", None),
+                    to: self.param_named(&step.collection, field, ParamKind::To, "", None),
+                    unit: unit.clone(),
+                };
+            }
             ValueSource::Old { field } => Some(format!("old_{field}")),
             ValueSource::New { field } => Some(format!("new_{field}")),
             ValueSource::Truncated { field, unit } => Some(format!("{field}_{unit}")),
@@ -1319,10 +1328,45 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // Two fields of the document: `$expr`, beside the other tests
             // (two of them go under one `$and`, as a path tested twice).
             if let crate::model::Literal::Field(other) = &c.value {
-                filter.push((
-                    "$expr".to_string(),
-                    Expr::Fields(c.test, c.path.clone(), other.clone()),
-                ));
+                // Of an element of an array the write finds by its own
+                // key (`keys._id` and `keys.$.used`): the element of that
+                // key over the array, as `$expr` cannot go in the
+                // element's `$elemMatch` (audit44 M, issue 41).
+                let array = c.path.rsplit_once('.').map(|(a, _)| a.to_string());
+                let element = array.filter(|a| {
+                    other.starts_with(&format!("{a}."))
+                        && step.updates.iter().any(|u| {
+                            serde_json::to_string(u).is_ok_and(|t| t.contains(&format!("\"{a}.$.")))
+                        })
+                });
+                let keys: Vec<(String, String)> = element
+                    .as_ref()
+                    .map(|a| {
+                        filter
+                            .iter()
+                            .filter_map(|(p, e)| match e {
+                                Expr::Param(v) => p
+                                    .strip_prefix(&format!("{a}."))
+                                    .map(|k| (k.to_string(), v.clone())),
+                                _ => None,
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let e = match element {
+                    Some(array) if !keys.is_empty() => {
+                        let field = |p: &str| p[array.len() + 1..].to_string();
+                        Expr::ElementFields {
+                            test: c.test,
+                            a: field(&c.path),
+                            b: field(other),
+                            array,
+                            keys,
+                        }
+                    }
+                    _ => Expr::Fields(c.test, c.path.clone(), other.clone()),
+                };
+                filter.push(("$expr".to_string(), e));
                 continue;
             }
             let e = Expr::Test(c.test, b.tested(&step.collection, &c.path, &c.value));

@@ -144,7 +144,36 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
         Expr::AtLeast(p) => format!("{{\"$gte\": {p}}}"),
         Expr::Under(p) => format!("{{\"$lt\": {p}}}"),
+        Expr::KeyInWindow { from, to, unit } => {
+            format!(
+                "{{\"$gte\": {}, \"$lt\": {to}}}",
+                truncated(lang, from, unit)
+            )
+        }
         // The value of `"$expr"`: `{"$lt": ["$used", "$quota"]}`.
+        Expr::ElementFields {
+            test,
+            array,
+            keys,
+            a,
+            b,
+        } => {
+            let mut tests: Vec<String> = keys
+                .iter()
+                .map(|(k, v)| format!("{{\"$eq\": [{}, {v}]}}", q(&format!("$$e.{k}"))))
+                .collect();
+            tests.push(format!(
+                "{{{}: [{}, {}]}}",
+                q(test.operator()),
+                q(&format!("$$e.{a}")),
+                q(&format!("$$e.{b}"))
+            ));
+            format!(
+                "{{\"$anyElementTrue\": [{{\"$map\": {{\"input\": {}, \"as\": \"e\", \"in\": {{\"$and\": [{}]}}}}}}]}}",
+                q(&format!("${array}")),
+                tests.join(", ")
+            )
+        }
         Expr::Fields(t, a, b) => format!(
             "{{{}: [{}, {}]}}",
             q(t.operator()),
@@ -2104,6 +2133,39 @@ fn python_sort(step: &StepCode) -> String {
         .map(|(p, d)| format!("({}, {d})", q(p)))
         .collect();
     sort.join(", ")
+}
+
+/// The date `value` (an expression of the language) truncated to the time
+/// `unit`, in UTC, as the key of the time bucket holding it: a window's
+/// first bucket starts at or before the window.
+fn truncated(lang: Lang, value: &str, unit: &str) -> String {
+    match lang {
+        Lang::Python => {
+            let zero = match unit {
+                "month" => "day=1, hour=0, minute=0, second=0, microsecond=0",
+                "day" => "hour=0, minute=0, second=0, microsecond=0",
+                "hour" => "minute=0, second=0, microsecond=0",
+                _ => "second=0, microsecond=0",
+            };
+            format!("{value}.replace({zero})")
+        }
+        _ => {
+            let (d, h, m) = (
+                format!("{value}.getUTCDate()"),
+                format!("{value}.getUTCHours()"),
+                format!("{value}.getUTCMinutes()"),
+            );
+            let (d, h, m) = match unit {
+                "month" => ("1".to_string(), "0".to_string(), "0".to_string()),
+                "day" => (d, "0".to_string(), "0".to_string()),
+                "hour" => (d, h, "0".to_string()),
+                _ => (d, h, m),
+            };
+            format!(
+                "new Date(Date.UTC({value}.getUTCFullYear(), {value}.getUTCMonth(), {d}, {h}, {m}))"
+            )
+        }
+    }
 }
 
 #[cfg(test)]

@@ -122,7 +122,13 @@ impl Planner<'_> {
             sort: None,
             slice: None,
         }];
-        for (function, _, path) in bucket_figures(aggregates) {
+        let child = f.model.entity(e);
+        let dated = |field: &str| {
+            child
+                .field(field)
+                .is_some_and(|x| x.ty == crate::model::FieldType::Date)
+        };
+        for (function, field, path) in bucket_figures(aggregates) {
             updates.push(match function {
                 AggregateFn::Count => UpdateOp::Inc {
                     path,
@@ -136,8 +142,14 @@ impl Planner<'_> {
                 },
                 AggregateFn::Min => UpdateOp::Min { path },
                 AggregateFn::Max => UpdateOp::Max { path },
-                // The first child opens the bucket; each later one
-                // is the latest so far.
+                // The first and last of a date are its least and
+                // greatest, whatever order the children arrive in: a
+                // `$set` from the newest arrival moved `last_ts` back
+                // when a late child came in (and the TTL keys on it).
+                AggregateFn::First if dated(&field) => UpdateOp::Min { path },
+                AggregateFn::Last if dated(&field) => UpdateOp::Max { path },
+                // Of another field, the first child opens the bucket;
+                // each later one is the latest so far.
                 AggregateFn::First => UpdateOp::SetOnInsert { path },
                 AggregateFn::Last => UpdateOp::Set { path },
             });
@@ -385,8 +397,18 @@ impl Planner<'_> {
                 let (p, source) = self.filter_path(plan, op, target, &acc, c);
                 conditions.push((p, c.op, source));
             } else if let (true, BucketBy::Time { unit, .. }) = (window(c), by) {
-                // The window picks buckets by their key (the hour).
-                conditions.push((unit.clone(), c.op, ValueSource::Param));
+                // The window picks buckets by their key (the hour): from
+                // the one holding its start to its end, with the window's
+                // own bounds (a key range of its own beside them could
+                // disagree with them).
+                conditions.push((
+                    unit.clone(),
+                    c.op,
+                    ValueSource::WindowKey {
+                        field: acc.path(&c.path[0]),
+                        unit: unit.clone(),
+                    },
+                ));
             } else if window(c) {
                 // A bucket filled in time order holds the window's
                 // children when its last one is inside the window.
@@ -739,8 +761,14 @@ impl Planner<'_> {
         ));
         match (by, &span) {
             (BucketBy::Time { unit, .. }, _) => {
-                step.filter
-                    .push(filt(unit.clone(), FilterOp::Range, ValueSource::Param));
+                step.filter.push(filt(
+                    unit.clone(),
+                    FilterOp::Range,
+                    ValueSource::WindowKey {
+                        field: child_time.clone(),
+                        unit: unit.clone(),
+                    },
+                ));
             }
             (BucketBy::Count, Some(s)) => {
                 step.filter.push(filt(
@@ -1065,6 +1093,83 @@ impl Planner<'_> {
 }
 
 impl Planner<'_> {
+    /// The children an include of bucketed children asks for (or a read
+    /// of them by their parent, which reads as that include), not their
+    /// buckets (issue 41): the buckets read (`read_buckets`) are unwound
+    /// and their children tested, sorted and cut by the include's own
+    /// filter, sort and limit, as a read of them on their own is
+    /// (`read_bucket_elements`). A limit once took whole buckets: an
+    /// hour's bucket for "the last 50 readings", a window's edge buckets
+    /// with the readings outside it.
+    ///
+    /// Buckets of a count only: each is full but the newest (and those
+    /// deletes thinned), so the newest `limit / size + 1` hold the newest
+    /// `limit`. A time bucket holds what its parent sent in its hour,
+    /// which the typical parent's rate only estimates: a quiet parent's
+    /// newest buckets can hold fewer, and a read cut to them would return
+    /// fewer children than it asks for. Those stay whole buckets.
+    ///
+    /// Left as buckets too: a read of one parent is needed, as the sort and
+    /// limit then apply across all the children read (a limit per parent
+    /// over many parents is another pipeline); the buckets of a count
+    /// read in their own order a page a bucket (the bucket is the page);
+    /// keyset pages (after a bucket, not a child); nested includes (which
+    /// take ids from the buckets); and an operation whose aggregates are
+    /// computed from the buckets it reads.
+    pub(super) fn include_bucket_elements(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        cx: &Joined<'_>,
+        (per_bucket, by): (u64, &BucketBy),
+    ) {
+        let inc = cx.inc;
+        let r = inc.relationship;
+        let keyset = inc
+            .paging
+            .is_some_and(|p| p.by == crate::model::PagingBy::Keyset);
+        let a_bucket_a_page = matches!(by, BucketBy::Count)
+            && inc.filter.is_empty()
+            && inc.limit == Some(per_bucket)
+            && inc.sort.first().is_none_or(|s| !s.descending);
+        let aggregated = match &self.facts.model.operation(op).kind {
+            crate::model::OperationKind::Read { aggregates, .. } => {
+                aggregates.iter().any(|a| a.relationship == r)
+            }
+            _ => false,
+        };
+        if !inc.to_children
+            || !matches!(by, BucketBy::Count)
+            || !inc.include.is_empty()
+            || keyset
+            || a_bucket_a_page
+            || aggregated
+            || (inc.limit.is_none() && inc.filter.is_empty())
+            || !self.one_parent(plan, cx)
+        {
+            return;
+        }
+        self.read_bucket_elements(plan, cx.target, r, (&inc.sort, inc.limit, inc.paging));
+    }
+
+    /// Whether the step `cx` reads from finds one parent at most: by its
+    /// `_id`, or by every key of one of its unique combinations.
+    fn one_parent(&self, plan: &OpPlan, cx: &Joined<'_>) -> bool {
+        let Some(step) = cx.from_step.checked_sub(1).and_then(|i| plan.steps.get(i)) else {
+            return false;
+        };
+        let eq = |path: &str| {
+            step.filter
+                .iter()
+                .any(|c| c.path == path && c.op == FilterOp::Eq)
+        };
+        let acc = self.access(cx.from);
+        eq(&acc.path("_id"))
+            || self
+                .unique_paths(cx.from)
+                .iter()
+                .any(|keys| !keys.is_empty() && keys.iter().all(|k| eq(k)))
+    }
     /// A read of bucketed children on their own (by the parent and their
     /// own fields): the step that reads their buckets returns the matching
     /// children, not the buckets (audit44 B). Its tests of the children
@@ -1110,6 +1215,10 @@ impl Planner<'_> {
         else {
             return;
         };
+        // Already the children (the include a read by the parent reads as).
+        if s.elements.is_some() {
+            return;
+        }
         // A page of children in the buckets' order (no limit: every
         // bucket that matches is read). A read of no order of its own
         // keeps the buckets' (their children follow in it, unwound).

@@ -101,8 +101,18 @@ impl<'a> Planner<'a> {
         }
         // Two fields of an element of an array cannot be compared in the
         // filter that finds the element (`$expr` is not allowed inside
-        // `$elemMatch`): those conditions are left out and the plan says so.
-        let in_array = acc.per_root > 1.0 && !acc.prefix.is_empty();
+        // `$elemMatch`). Where the write finds its element by an equality
+        // on the element's own fields (`keys._id`), a top-level `$expr`
+        // tests the element of those values over the array (`$map` and
+        // `$anyElementTrue`, the cookbook's `Expr::ElementFields`): kept.
+        // Otherwise they are left out and the plan says so.
+        let found_by_key = plan.steps[i].filter.iter().any(|f| {
+            f.op == FilterOp::Eq
+                && f.path
+                    .strip_prefix(acc.prefix.as_str())
+                    .is_some_and(|rest| rest.starts_with('.'))
+        });
+        let in_array = acc.per_root > 1.0 && !acc.prefix.is_empty() && !found_by_key;
         let (fields, tested): (Vec<&Condition>, Vec<&Condition>) = terms
             .conditions
             .iter()

@@ -220,6 +220,7 @@ impl<'a> Planner<'a> {
         let cx = Joined { inc, ..cx };
         if let (true, Layout::Bucket { per_bucket, by, .. }) = (inc.to_children, layout) {
             let n = self.read_buckets(plan, op, &cx, *per_bucket, by);
+            self.include_bucket_elements(plan, op, &cx, (*per_bucket, by));
             self.includes(plan, op, target, returned, n, &inc.include);
             return;
         }

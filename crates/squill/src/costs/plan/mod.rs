@@ -1755,7 +1755,7 @@ impl<'a> Planner<'a> {
 
     /// The paths of each unique combination of `e` where its documents
     /// hold every key (as `insert::unique_indexes` indexes them).
-    fn unique_paths(&self, e: EntityId) -> Vec<Vec<String>> {
+    pub(super) fn unique_paths(&self, e: EntityId) -> Vec<Vec<String>> {
         let f = self.facts;
         let acc = self.access(e);
         f.model

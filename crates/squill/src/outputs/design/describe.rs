@@ -564,6 +564,9 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
         ValueSource::Missing => "the array has room".to_string(),
         ValueSource::WindowStart { field } => format!("the start of the window on {field}"),
         ValueSource::WindowEnd { field } => format!("the end of the window on {field}"),
+        ValueSource::WindowKey { field, unit } => {
+            format!("the window on {field}, its start truncated to the {unit}")
+        }
     }
 }
 
