@@ -83,7 +83,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 25] = [
+const FILES: [(&str, &str); 27] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
