@@ -30,6 +30,7 @@ mod rules_fire;
 mod scale;
 mod scenarios;
 mod sharded_layout;
+mod tenant_depth;
 mod tenant_unique;
 mod tenant_writes;
 mod tenants;

@@ -32,6 +32,7 @@ mod resolve;
 pub mod scalar;
 mod schema;
 mod tenancy;
+mod tenant_carry;
 mod tenant_word;
 mod workload;
 mod write;

@@ -47,11 +47,12 @@ pub(super) fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> O
             .map(|d| super::capacity::deployment(ctx, d))
             .unwrap_or_default(),
     };
+    super::tenancy::tenant(ctx, raw.tenant.as_ref(), &mut model);
     model.current = current(ctx, &raw.current.layouts, &model);
     model.without = without(ctx, &raw.current, &model);
     let mixes = mixes(ctx, raw.mixes.as_ref());
     model.workload = super::workload::workload(ctx, &model, mixes, &raw.operations, &raw.atomic);
-    super::tenancy::scope(ctx, raw.tenant.as_ref(), &mut model);
+    super::tenancy::scope(&mut model);
     age_shares(ctx, &mut model);
     if ctx.problems.is_empty() {
         Some(model)
