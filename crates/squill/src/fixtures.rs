@@ -75,7 +75,11 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 23] = [
+const FILES: [(&str, &str); 24] = [
+    (
+        "tenant-depth",
+        include_str!("../tests/fixtures/tenant-depth.yaml"),
+    ),
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),

@@ -8,35 +8,9 @@
 use super::{design_of, plan_of};
 use crate::design::{Action, Design, OperationPlan};
 
-const CLINIC: &str = r"
-name: clinic
-tenant: clinic
-entities:
-  clinic: {count: 5000, fields: {name: string(40)}}
-  doctor: {count: 100000, fields: {name: string(30)}}
-  patient: {count: 20000000, fields: {name: string(40)}}
-  slot:
-    count: 50000000
-    fields:
-      starts_at: date
-      status: {type: string(8), enum: [free, booked, blocked]}
-  visit:
-    count: 400000000
-    fields: {at: date, code: {type: string(8), distinct: 20000}}
-  code_book: {count: 20000, fields: {code: {type: string(8), unique: true}, label: string(60)}}
-relationships:
-  doctors: {parent: clinic, child: doctor, children: {typical: 20, max: 2000}, child_field: clinic}
-  patients: {parent: clinic, child: patient, children: {typical: 4000, max: 400000}, child_field: clinic}
-  slots: {parent: doctor, child: slot, children: {typical: 500, max: 5000}, child_field: doctor}
-  visits: {parent: patient, child: visit, children: {typical: 20, max: 20000}, child_field: patient}
-operations:
-  visits_by_code: {read: visit, rate: 5, filter: {code: eq, at: range(0.01)}, sort: -at, limit: 100}
-  patient_history: {read: visit, rate: 80, filter: {patient: eq}, sort: -at, limit: 20}
-  purge_blocked: {delete: slot, rate: 0.01, filter: {status: eq, starts_at: range(0.5)}}
-  cancel_slot: {update: slot, rate: 5, filter: {_id: eq}, changes: [status]}
-  record_visit: {insert: visit, rate: 40, links: [visits]}
-  label: {read: code_book, rate: 50, filter: {code: eq}}
-";
+/// The model (tests/fixtures/tenant-depth.yaml): clinics, their doctors'
+/// slots and their patients' visits, and a code book every clinic shares.
+const CLINIC: &str = include_str!("../../../tests/fixtures/tenant-depth.yaml");
 
 /// The first step of `p` on `coll`, with its filter's paths and its
 /// index's keys.
