@@ -83,7 +83,11 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 27] = [
+const FILES: [(&str, &str); 28] = [
+    (
+        "tenant-depth",
+        include_str!("../tests/fixtures/tenant-depth.yaml"),
+    ),
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),

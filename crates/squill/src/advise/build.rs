@@ -881,7 +881,11 @@ fn decision(
         });
     }
     let pinned = rr.layout.is_some();
-    let reason = if pinned {
+    // A tenant's id squill carries (model/tenant_carry.rs) is no choice of
+    // the model's nor of the workload's: the parent-reference reason says it.
+    let reason = if !rr.tenant_chain.is_empty() {
+        None
+    } else if pinned {
         Some(Reason::new(r::design_for_workload::pinned(
             nearest,
             priced.totals.score,

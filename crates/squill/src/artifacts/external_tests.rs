@@ -1357,6 +1357,43 @@ fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Audit45 gap 1: under a tenant, a read by fields of the entity's own
+/// (a visit by its code and date, the visit two steps below its clinic)
+/// returns only the caller's clinic's documents, in each language, though
+/// another clinic holds a visit of the same code and date
+/// (scripts/testenv/check_tenant_read.py, fixture tenant-depth). Before the
+/// tenant was carried below the clinic's children, the visit held no
+/// clinic and the read returned both clinics' visits.
+#[test]
+fn a_read_by_own_fields_returns_only_the_callers_tenant_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "tenant-depth";
+    let (model, design) = fixtures::load(name);
+    let options = DataOptions {
+        max_children: Some(3),
+        format: crate::synthetic::DataFormat::Ejson,
+        ..DataOptions::new(3, 17)
+    };
+    let out = run_check_script_on_data(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (&format!("tenant-read-{name}"), "squill_tenant_read", false),
+        Some(&options),
+        ("check_tenant_read.py", &["clinic", "visits_by_code"]),
+    );
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} visits_by_code: 1 visit of the caller's tenant"
+            )),
+            "{lang}: {out}"
+        );
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// Issue 41: an atomic group whose writes all address one show, the seats
 /// embedded in it (fixture show-purchase), is one update of the show. Each
 /// cookbook's group function, against a server: the held seat A1 is sold

@@ -68,6 +68,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     });
     let side = |name: String, from: EntityId, children: Cardinality, field: &str, back: &str| {
         Relationship {
+            tenant_chain: Vec::new(),
             name,
             kind: RelationshipKind::OneToMany,
             parent: from,

@@ -131,6 +131,14 @@ pub struct Relationship {
     /// when the model does not bound it.
     pub levels: Option<u32>,
     pub description: Option<String>,
+    /// For a relationship squill adds under a tenant (`tenant: clinic`) to
+    /// an entity that belongs to it through a parent (a visit of a
+    /// clinic's patient): the relationships from the child up to the
+    /// tenant, through which its documents get the tenant's id
+    /// (`visits`, `patients`). Empty for the model's own relationships
+    /// (model/tenancy.rs, `carry`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tenant_chain: Vec<RelationshipId>,
 }
 
 impl Relationship {

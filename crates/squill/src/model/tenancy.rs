@@ -82,9 +82,12 @@ pub fn implied(
             matches!(c.op, FilterOp::Eq | FilterOp::In)
                 && c.related.as_ref().is_some_and(|x| {
                     let rel = model.relationship(x.relationship);
+                    // The parent's id, or a path on through it (the
+                    // results of the players a player follows): either
+                    // way instances of a parent within the tenant, whose
+                    // further hops the tenant scopes too (tenant_carry.rs).
                     x.relationship != tr
-                        && x.field == "_id"
-                        && x.further.is_empty()
+                        && ((x.field == "_id" && x.further.is_empty()) || !x.further.is_empty())
                         && rel.child == e
                         && rel.one_parent()
                         && model.tenant_relationship(rel.parent).is_some()

@@ -355,6 +355,7 @@ fn relationship(
         Direction::ParentReference => (name.clone(), r.field.clone()),
     };
     Relationship {
+        tenant_chain: Vec::new(),
         name,
         kind: r.kind,
         parent,
@@ -752,6 +753,7 @@ fn embedded_level(
                 copies: Vec::new(),
             });
             relationships.push(Relationship {
+                tenant_chain: Vec::new(),
                 name: rel_name,
                 kind: if many {
                     RelationshipKind::OneToMany

@@ -62,6 +62,7 @@ pub(crate) fn rel(
     parents: Cardinality,
 ) -> Relationship {
     Relationship {
+        tenant_chain: Vec::new(),
         name: name.into(),
         kind,
         parent: EntityId::from_index(parent),

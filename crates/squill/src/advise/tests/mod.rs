@@ -34,6 +34,7 @@ mod scale;
 mod scenarios;
 mod sharded_layout;
 mod tenant_finders;
+mod tenant_depth;
 mod tenant_unique;
 mod tenant_writes;
 mod tenants;

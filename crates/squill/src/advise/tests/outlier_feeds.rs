@@ -32,8 +32,14 @@ fn a_feed_over_outlier_follows_finds_the_followed_in_arrays_and_apart() {
     assert_eq!(feed.steps[apart].projection, ["followed"]);
     let last = feed.steps.last().unwrap();
     assert_eq!(last.collection, "result");
+    // The player's ids both steps found (after the game, the tenant).
+    let by_player = last
+        .filter
+        .iter()
+        .find(|f| f.path == "player")
+        .expect("the players");
     assert_eq!(
-        last.filter[0].value_from,
+        by_player.value_from,
         ValueSource::FromSteps {
             steps: vec![inside + 1, apart + 1]
         }

@@ -33,6 +33,7 @@ mod returns;
 pub mod scalar;
 mod schema;
 mod tenancy;
+mod tenant_carry;
 mod tenant_word;
 mod workload;
 mod write;

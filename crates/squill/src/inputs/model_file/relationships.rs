@@ -338,6 +338,7 @@ pub(super) fn relationships(
         out.push((
             name,
             Relationship {
+                tenant_chain: Vec::new(),
                 name: name.value.clone(),
                 kind,
                 parent,

@@ -47,6 +47,7 @@ pub(super) fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> O
             .map(|d| super::capacity::deployment(ctx, d))
             .unwrap_or_default(),
     };
+    super::tenancy::tenant(ctx, raw.tenant.as_ref(), &mut model);
     model.current = current(ctx, &raw.current.layouts, &model);
     model.without = without(ctx, &raw.current, &model);
     let mixes = mixes(ctx, raw.mixes.as_ref());

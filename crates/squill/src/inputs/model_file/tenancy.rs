@@ -13,20 +13,13 @@ use crate::model::{
     EntityId, Filter, FilterOp, KeyPart, Model, OperationKind, Relationship, RelationshipId, Tenant,
 };
 
-/// The model's tenant, and what it scopes: every operation on a scoped
-/// entity names its tenant (where the layout keeps the tenant's id: in
-/// each child's reference, or as the `_id` of the tenant's document that
-/// embeds it; the search weighs the layouts as for any relationship) (a filter on it, first, added where the model
-/// leaves it out), every unique combination of a scoped entity leads with
-/// the tenant, and every insert links the new instance to its tenant.
-pub(super) fn scope(
-    ctx: &mut Ctx<'_>,
-    raw: Option<&S<RawTenant>>,
-    operations: &NamedMap<RawOperation>,
-    model: &mut Model,
-) {
+/// The model's tenant (`tenant: store`, or `{entity, largest}`), read
+/// before the operations so that they may name it on every entity it
+/// scopes: sets `model.tenant`, and gives each entity that belongs to the
+/// tenant through a parent (a visit of a clinic's patient) the tenant's id
+/// of its own (`carry`).
+pub(super) fn tenant(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut Model) {
     let Some(raw) = raw else {
-        finders_without_tenant(ctx, operations);
         return;
     };
     let (name, at, largest) = match &raw.value {
@@ -66,11 +59,10 @@ pub(super) fn scope(
         None => None,
     };
     model.tenant = Some(Tenant { entity, largest });
-    let scoped: Vec<(EntityId, RelationshipId)> = model
+    if !model
         .entity_ids()
-        .filter_map(|e| model.tenant_relationship(e).map(|r| (e, r)))
-        .collect();
-    if scoped.is_empty() {
+        .any(|e| model.tenant_relationship(e).is_some())
+    {
         ctx.error(
             at,
             format!("`tenant`: no entity belongs to `{name}`"),
@@ -79,8 +71,36 @@ pub(super) fn scope(
                 "a tenant is the parent of the entities it scopes: a relationship with `parent: {name}` and one parent per child"
             )),
         );
+        model.tenant = None;
         return;
     }
+    super::tenant_carry::carry(ctx, at, model);
+}
+
+/// What the tenant changes in the operations and keys: every operation on
+/// a scoped entity names its tenant (where the layout keeps the tenant's
+/// id: in each child's reference, or as the `_id` of the tenant's document
+/// that embeds it; the search weighs the layouts as for any relationship)
+/// (a filter on it, first, added where the model leaves it out), every
+/// unique combination of a scoped entity leads with the tenant, and every
+/// insert links the new instance to its tenant.
+pub(super) fn scope(
+    ctx: &mut Ctx<'_>,
+    raw: Option<&S<RawTenant>>,
+    operations: &NamedMap<RawOperation>,
+    model: &mut Model,
+) {
+    if raw.is_none() {
+        finders_without_tenant(ctx, operations);
+        return;
+    }
+    if model.tenant.is_none() {
+        return;
+    }
+    let scoped: Vec<(EntityId, RelationshipId)> = model
+        .entity_ids()
+        .filter_map(|e| model.tenant_relationship(e).map(|r| (e, r)))
+        .collect();
     for &(e, r) in &scoped {
         let unique = &mut model.entities[e.index()].unique;
         for combination in unique.iter_mut() {

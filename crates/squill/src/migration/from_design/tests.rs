@@ -2256,3 +2256,27 @@ fn hostile_names_end_no_comment_or_string_in_the_script() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Audit45 gap 1: a migration under a tenant whose visits gain their
+/// clinic's id (carried from the patient) is refused while no step fills
+/// it: the recommended reads filter on the clinic and would find none of
+/// today's visits. Listed under `current:` (today's documents hold it),
+/// that reason is gone.
+#[test]
+fn a_tenant_id_carried_down_is_not_left_empty_by_a_migration() {
+    let model = include_str!("../../../tests/fixtures/tenant-depth.yaml");
+    let today = format!("{model}current:\n  visits: parent-reference\n");
+    let text = refused(&today);
+    assert!(
+        text.contains("`clinic_of_visit`: each visit of the recommended design holds its tenant's id in `clinic`, copied from its patient"),
+        "{text}"
+    );
+    assert!(text.contains("`clinic_of_slot`"), "{text}");
+    let filled = format!(
+        "{model}current:\n  visits: parent-reference\n  clinic_of_visit: parent-reference\n  clinic_of_slot: parent-reference\n"
+    );
+    let (m, today, recommended) = designs(&filled);
+    if let Err(e) = migration(&m, &today, &recommended, 500, &through(&m)) {
+        assert!(!e.to_string().contains("clinic_of_"), "{e}");
+    }
+}
