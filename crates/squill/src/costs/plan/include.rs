@@ -537,8 +537,7 @@ impl<'a> Planner<'a> {
         let roots = if acc.prefix.is_empty() {
             examined
         } else {
-            let r = acc.docs.max(1.0);
-            (r * (1.0 - (1.0 - 1.0 / r).powf(examined))).ceil().max(1.0)
+            super::find_keys::documents_hit(acc.docs, examined)
         };
         let mut cost = StepCost {
             keys: examined,
