@@ -69,13 +69,17 @@
 //! - `bucket-child-reads`: events in count buckets read on their own, by
 //!   name in a window (paged by skip), by user, and the latest page: each
 //!   returns the matching events, not their buckets (audit44 B).
+//! - `embedded-child-reads`: sales embedded in their product read by their
+//!   state, newest first and paged by skip; preview tokens embedded in
+//!   their page read by the token with the page's title: each returns the
+//!   matching elements, not their documents (audit45 gap 3).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 23] = [
+pub(crate) const FILES: [(&str, &str); 24] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -146,6 +150,10 @@ const FILES: [(&str, &str); 23] = [
         include_str!("../tests/fixtures/bucket-child-reads.yaml"),
     ),
     (
+        "embedded-child-reads",
+        include_str!("../tests/fixtures/embedded-child-reads.yaml"),
+    ),
+    (
         "show-purchase",
         include_str!("../tests/fixtures/show-purchase.yaml"),
     ),
@@ -168,9 +176,10 @@ const FILES: [(&str, &str); 23] = [
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
-/// `bucket-child-reads` is checked by its own script
-/// (check_bucket_elements.py), which writes buckets whose events it knows.
-const ONLY_BY_NAME: [&str; 1] = ["bucket-child-reads"];
+/// `bucket-child-reads` and `embedded-child-reads` are checked by their
+/// own scripts (check_bucket_elements.py, check_embedded_elements.py),
+/// which write documents whose children they know.
+const ONLY_BY_NAME: [&str; 2] = ["bucket-child-reads", "embedded-child-reads"];
 
 /// The model and its design. Panics on a fixture that does not load or
 /// advise: that is a broken test input, not a case to handle.

@@ -1294,11 +1294,17 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .as_ref()
                 .is_some_and(|p| p.by == crate::model::PagingBy::Skip)
         {
+            // Unwound elements are sorted after the unwinding, in no
+            // index's order: their own `_id` breaks the ties.
+            let tie = step
+                .elements
+                .as_ref()
+                .map_or_else(|| "_id".to_string(), |a| format!("{a}._id"));
             if let Some((last, dir)) = sort.last().cloned()
-                && last != "_id"
-                && id_after(coll.as_ref(), step, &last)
+                && last != tie
+                && (step.elements.is_some() || id_after(coll.as_ref(), step, &last))
             {
-                sort.push(("_id".to_string(), dir));
+                sort.push((tie, dir));
             }
             Some(b.param(&step.collection, "", ParamKind::Page, ""))
         } else {

@@ -207,6 +207,7 @@ mod bucket;
 mod cascade;
 mod conditional;
 mod delete;
+mod elements;
 mod filter_keys;
 mod find;
 mod find_keys;
@@ -985,6 +986,9 @@ impl<'a> Planner<'a> {
                 let purpose = Purpose::Find {
                     entity: self.name(*entity).to_string(),
                 };
+                if aggregates.is_empty() && self.read_unwound(&mut plan, op_id, op, include) {
+                    return plan;
+                }
                 let before = plan.cost;
                 let read = Read {
                     filter,
