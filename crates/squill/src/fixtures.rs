@@ -73,13 +73,16 @@
 //!   state, newest first and paged by skip; preview tokens embedded in
 //!   their page read by the token with the page's title: each returns the
 //!   matching elements, not their documents (audit45 gap 3).
+//! - `outlier-include-newest`: parcels' scans in the outlier layout, the
+//!   newest 5 of a parcel included: the array's and, for a full array
+//!   only, those apart, merged newest first (audit45 gap 2).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 24] = [
+pub(crate) const FILES: [(&str, &str); 25] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -154,6 +157,10 @@ pub(crate) const FILES: [(&str, &str); 24] = [
         include_str!("../tests/fixtures/embedded-child-reads.yaml"),
     ),
     (
+        "outlier-include-newest",
+        include_str!("../tests/fixtures/outlier-include-newest.yaml"),
+    ),
+    (
         "show-purchase",
         include_str!("../tests/fixtures/show-purchase.yaml"),
     ),
@@ -176,10 +183,16 @@ pub(crate) const FILES: [(&str, &str); 24] = [
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
-/// `bucket-child-reads` and `embedded-child-reads` are checked by their
-/// own scripts (check_bucket_elements.py, check_embedded_elements.py),
-/// which write documents whose children they know.
-const ONLY_BY_NAME: [&str; 2] = ["bucket-child-reads", "embedded-child-reads"];
+/// `bucket-child-reads`, `embedded-child-reads` and
+/// `outlier-include-newest` are checked by their own scripts
+/// (check_bucket_elements.py, check_embedded_elements.py,
+/// check_outlier_newest.py), which write documents whose children they
+/// know.
+const ONLY_BY_NAME: [&str; 3] = [
+    "bucket-child-reads",
+    "embedded-child-reads",
+    "outlier-include-newest",
+];
 
 /// The model and its design. Panics on a fixture that does not load or
 /// advise: that is a broken test input, not a case to handle.

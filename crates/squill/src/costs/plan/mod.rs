@@ -714,6 +714,11 @@ impl<'a> Planner<'a> {
         let acc = self.access(child);
         step.documents = n;
         step.every = Some(every);
+        // The index leads with the parent, then the step's sort (an
+        // include of the newest children): the walk stops at the limit.
+        let keys: Vec<(String, i32)> = std::iter::once((path, 1))
+            .chain(step.sort.iter().cloned())
+            .collect();
         let cost = StepCost {
             keys: n,
             docs: if covered { 0.0 } else { n },
@@ -725,7 +730,7 @@ impl<'a> Planner<'a> {
             op,
             step,
             cost,
-            Some((vec![(path, 1)], child, acc.docs)),
+            Some((keys, child, acc.docs)),
         );
     }
 
@@ -1214,6 +1219,7 @@ impl<'a> Planner<'a> {
             figures: None,
             elements: None,
             bucket_order: None,
+            if_full: None,
         }
     }
 
