@@ -86,8 +86,8 @@ fn the_search_keeps_children_read_by_their_own_fields_apart() {
         .1
         .replace("    layout: embed\n", "");
     let model = crate::inputs::model_file::parse("unpinned.yaml", &text).expect("parses");
-    let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
-        .expect("advise");
+    let d =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
     let sales = d
         .relationships
         .iter()

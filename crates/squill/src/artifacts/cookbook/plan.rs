@@ -1115,6 +1115,16 @@ fn id_after(coll: Option<&Collection>, step: &Step, key: &str) -> bool {
     .is_some_and(|i| i.keys.windows(2).any(|w| w[0].0 == key && w[1].0 == "_id"))
 }
 
+/// Whether the elements of `array` in the collection's example document
+/// carry an `_id` of their own (children embedded one by one do; a
+/// bucket's children do not).
+fn element_has_id(coll: Option<&Collection>, array: &str) -> bool {
+    coll.and_then(|c| c.example.get(array))
+        .and_then(|a| a.as_array())
+        .and_then(|a| a.first())
+        .is_some_and(|e| e.get("_id").is_some())
+}
+
 /// The cookbook form of one operation plan.
 pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
     let mut b = Builder {
@@ -1295,14 +1305,16 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .is_some_and(|p| p.by == crate::model::PagingBy::Skip)
         {
             // Unwound elements are sorted after the unwinding, in no
-            // index's order: their own `_id` breaks the ties.
-            let tie = step
+            // index's order: their own `_id`, where they have one, breaks
+            // the ties.
+            let own_id = step
                 .elements
                 .as_ref()
-                .map_or_else(|| "_id".to_string(), |a| format!("{a}._id"));
+                .filter(|a| element_has_id(coll.as_ref(), a));
+            let tie = own_id.map_or_else(|| "_id".to_string(), |a| format!("{a}._id"));
             if let Some((last, dir)) = sort.last().cloned()
                 && last != tie
-                && (step.elements.is_some() || id_after(coll.as_ref(), step, &last))
+                && (own_id.is_some() || id_after(coll.as_ref(), step, &last))
             {
                 sort.push((tie, dir));
             }
@@ -1793,7 +1805,9 @@ fn outlier_merge(steps: &[StepCode]) -> Option<super::code::Merge> {
         (Some(super::code::When::Full { step, path, .. }), Some(limit)) if !s.sort.is_empty() => {
             Some(super::code::Merge {
                 name: ident(&format!("{path}_merged")),
-                says: format!("the {path}: the document's and those kept apart, in the read's order"),
+                says: format!(
+                    "the {path}: the document's and those kept apart, in the read's order"
+                ),
                 timeline: step.clone(),
                 path: path.clone(),
                 items: s.key.clone(),

@@ -346,17 +346,15 @@ fn merged(lang: Lang, m: &Merge, indent: &str) -> String {
         .collect();
     let (timeline, path, items, limit) = (&m.timeline, q(&m.path), &m.items, m.limit);
     let (name, says) = (&m.name, &m.says);
-    // An outlier's rest is not read for a document whose array has room.
-    let (py_items, js_items) = (format!("({items} or [])"), format!("({items} || [])"));
     match lang {
         Lang::Python => format!(
             "{indent}# {says}, at most {limit}\n\
-             {indent}{name} = _newest([x for t in {timeline} for x in t.get({path}, [])] + {py_items}, [{}], {limit})\n",
+             {indent}{name} = _newest([x for t in {timeline} for x in t.get({path}, [])] + {items}, [{}], {limit})\n",
             sort.join(", ")
         ),
         _ => format!(
             "{indent}// {says}, at most {limit}\n\
-             {indent}const {name} = newest({timeline}.flatMap((t) => t[{path}] || []).concat({js_items}), [{}], {limit});\n",
+             {indent}const {name} = newest({timeline}.flatMap((t) => t[{path}] || []).concat({items}), [{}], {limit});\n",
             sort.join(", ")
         ),
     }

@@ -391,10 +391,7 @@ impl<'a> Planner<'a> {
                 .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
                 .collect();
             step.limit = inc.limit.map(|l| (l as f64 * m.max(1.0)).ceil() as u64);
-            let rest = (
-                step.limit.map_or(rest.0, |l| rest.0.min(l as f64)),
-                rest.1,
-            );
+            let rest = (step.limit.map_or(rest.0, |l| rest.0.min(l as f64)), rest.1);
             self.push_outlier_rest(plan, op, step, path, rest, target, false);
         }
     }

@@ -725,13 +725,7 @@ impl<'a> Planner<'a> {
             bytes_read: if covered { 0.0 } else { n * acc.root_bytes },
             ..StepCost::default()
         };
-        self.push(
-            plan,
-            op,
-            step,
-            cost,
-            Some((keys, child, acc.docs)),
-        );
+        self.push(plan, op, step, cost, Some((keys, child, acc.docs)));
     }
 
     /// Marks a write to a child's own document as the fallback of the write
