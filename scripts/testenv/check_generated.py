@@ -1362,6 +1362,10 @@ def when_holds(when, params, result):
     if "any" in when:
         step, path = when["any"]
         return len(at_path_all(result.get(step) or [], path)) > 0
+    if "full" in when:
+        # An outlier's rest: read only for a document whose array is full.
+        step, path, n = when["full"]
+        return any(len(d.get(path) or []) >= n for d in (result.get(step) or []))
     if "deleted_all" in when:
         # A delete of many: the `deleteMany` deleted every document the
         # find returned (`holds`), or fewer (another delete took some).

@@ -77,13 +77,20 @@
 //! - `bucket-parent-reads`: readings in time buckets and comments in count
 //!   buckets read by their parent and included from it: the newest
 //!   children asked for, not their buckets.
+//! - `embedded-child-reads`: sales embedded in their product read by their
+//!   state, newest first and paged by skip; preview tokens embedded in
+//!   their page read by the token with the page's title: each returns the
+//!   matching elements, not their documents (audit45 gap 3).
+//! - `outlier-include-newest`: parcels' scans in the outlier layout, the
+//!   newest 5 of a parcel included: the array's and, for a full array
+//!   only, those apart, merged newest first (audit45 gap 2).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 28] = [
+pub(crate) const FILES: [(&str, &str); 30] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -166,6 +173,14 @@ const FILES: [(&str, &str); 28] = [
         include_str!("../tests/fixtures/bucket-parent-reads.yaml"),
     ),
     (
+        "embedded-child-reads",
+        include_str!("../tests/fixtures/embedded-child-reads.yaml"),
+    ),
+    (
+        "outlier-include-newest",
+        include_str!("../tests/fixtures/outlier-include-newest.yaml"),
+    ),
+    (
         "show-purchase",
         include_str!("../tests/fixtures/show-purchase.yaml"),
     ),
@@ -198,12 +213,17 @@ const FILES: [(&str, &str); 28] = [
 /// Fixtures left out of `all()`, loaded by name by their own tests:
 /// `bucket-child-reads` is checked by its own script
 /// (check_bucket_elements.py), which writes buckets whose events it knows;
-/// so are `bucket-time-window` (check_bucket_window.py) and
-/// `bucket-parent-reads` (check_bucket_parent_reads.py).
-const ONLY_BY_NAME: [&str; 3] = [
+/// so are `bucket-time-window` (check_bucket_window.py),
+/// `bucket-parent-reads` (check_bucket_parent_reads.py),
+/// `embedded-child-reads` (check_embedded_elements.py) and
+/// `outlier-include-newest` (check_outlier_newest.py), which write
+/// documents whose children they know.
+const ONLY_BY_NAME: [&str; 5] = [
     "bucket-child-reads",
     "bucket-time-window",
     "bucket-parent-reads",
+    "embedded-child-reads",
+    "outlier-include-newest",
 ];
 
 /// The model and its design. Panics on a fixture that does not load or

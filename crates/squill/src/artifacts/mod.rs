@@ -51,6 +51,10 @@ mod figures_tests;
 // A read of embedded children on their own: one element each (issue 41).
 #[cfg(test)]
 mod elements_tests;
+#[cfg(test)]
+mod embedded_elements_tests;
+#[cfg(test)]
+mod outlier_newest_tests;
 // A parent's figures moved by the one child inserted (audit44 G).
 #[cfg(test)]
 mod inserted_figures_tests;

@@ -599,6 +599,23 @@ pub struct Step {
     /// the read takes every bucket of the parent that matches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bucket_order: Option<Box<BucketOrder>>,
+    /// An outlier's rest: the step runs only when a parent the find at
+    /// `step` read holds its array full (only such a parent has children
+    /// in documents of their own; `every` says how rarely that is), and
+    /// its children are merged with the array's in the read's order and
+    /// cut to its limit (audit45 gap 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub if_full: Option<Box<IfFull>>,
+}
+
+/// The parent read that says whether an outlier's rest is read: the find
+/// at `step` (1-based), whose documents hold the children in `array`, at
+/// most `threshold` of them.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct IfFull {
+    pub step: usize,
+    pub array: String,
+    pub threshold: u64,
 }
 
 /// The buckets a read of bucketed children takes before it unwinds them:

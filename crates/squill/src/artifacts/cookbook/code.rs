@@ -286,6 +286,9 @@ pub enum When {
     IdsAtMost { ids: Vec<(String, String)>, n: u64 },
     /// An earlier step's documents hold some value at `path`.
     Any { step: String, path: String },
+    /// Some document of an earlier step holds `n` items at `path` (an
+    /// outlier's array full: its other children live apart).
+    Full { step: String, path: String, n: u64 },
     /// An earlier conditional write matched a document, or the delete
     /// `or_deleted` before it deleted one (a time bucket deleted with its
     /// last child, which the drop after it then does not match).
@@ -309,6 +312,10 @@ pub enum When {
 /// the result).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Merge {
+    /// The result's key and its variable (`feed`).
+    pub name: String,
+    /// What the merged list is, for its comment.
+    pub says: String,
     pub timeline: String,
     pub path: String,
     pub items: String,

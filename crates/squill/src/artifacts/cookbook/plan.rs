@@ -1124,6 +1124,16 @@ fn id_after(coll: Option<&Collection>, step: &Step, key: &str) -> bool {
     .is_some_and(|i| i.keys.windows(2).any(|w| w[0].0 == key && w[1].0 == "_id"))
 }
 
+/// Whether the elements of `array` in the collection's example document
+/// carry an `_id` of their own (children embedded one by one do; a
+/// bucket's children do not).
+fn element_has_id(coll: Option<&Collection>, array: &str) -> bool {
+    coll.and_then(|c| c.example.get(array))
+        .and_then(|a| a.as_array())
+        .and_then(|a| a.first())
+        .is_some_and(|e| e.get("_id").is_some())
+}
+
 /// The cookbook form of one operation plan.
 pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
     let mut b = Builder {
@@ -1303,11 +1313,19 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .as_ref()
                 .is_some_and(|p| p.by == crate::model::PagingBy::Skip)
         {
+            // Unwound elements are sorted after the unwinding, in no
+            // index's order: their own `_id`, where they have one, breaks
+            // the ties.
+            let own_id = step
+                .elements
+                .as_ref()
+                .filter(|a| element_has_id(coll.as_ref(), a));
+            let tie = own_id.map_or_else(|| "_id".to_string(), |a| format!("{a}._id"));
             if let Some((last, dir)) = sort.last().cloned()
-                && last != "_id"
-                && id_after(coll.as_ref(), step, &last)
+                && last != tie
+                && (own_id.is_some() || id_after(coll.as_ref(), step, &last))
             {
-                sort.push(("_id".to_string(), dir));
+                sort.push((tie, dir));
             }
             Some(b.param(&step.collection, "", ParamKind::Page, ""))
         } else {
@@ -1678,6 +1696,14 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                         holds: g.holds,
                     })
                 })
+                .or_else(|| {
+                    let f = step.if_full.as_deref()?;
+                    Some(super::code::When::Full {
+                        step: b.steps.get(f.step.wrapping_sub(1))?.key.clone(),
+                        path: f.array.clone(),
+                        n: f.threshold,
+                    })
+                })
                 .or_else(|| step
                 .if_matched
                 .and_then(|k| b.steps.get(k.wrapping_sub(1)).map(|s| (k, s)))
@@ -1717,6 +1743,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .filter_map(|f| b.under_test(&step.collection, &f.path))
                 .collect(),
             purpose: match step.every.map(|n| crate::words::num(n as f64)) {
+                Some(n) if step.if_full.is_some() => format!(
+                    "{} — only for a document whose array is full (about once every {n} runs); merged with the array's, in order, to the limit",
+                    crate::design::Purpose::texts(&step.purpose)
+                ),
                 Some(n) if step.if_matched.is_some() => format!(
                     "{} — only when the conditional write before matched (about once every {n} runs)",
                     crate::design::Purpose::texts(&step.purpose)
@@ -1806,7 +1836,32 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         }),
     };
     super::timeline::fix(design, plan, &mut op);
+    op.merge = op.merge.take().or_else(|| outlier_merge(&op.steps));
     op
+}
+
+/// An outlier's children read in an order up to a limit: the array's
+/// and, for a document whose array is full, the rest read apart, merged
+/// in that order and cut to the limit (`logistics` `track`: the newest
+/// 50 scans of a parcel, embedded or not; audit45 gap 2). Over several
+/// parents, the first `limit` of them all.
+fn outlier_merge(steps: &[StepCode]) -> Option<super::code::Merge> {
+    steps.iter().find_map(|s| match (&s.when, s.limit) {
+        (Some(super::code::When::Full { step, path, .. }), Some(limit)) if !s.sort.is_empty() => {
+            Some(super::code::Merge {
+                name: ident(&format!("{path}_merged")),
+                says: format!(
+                    "the {path}: the document's and those kept apart, in the read's order"
+                ),
+                timeline: step.clone(),
+                path: path.clone(),
+                items: s.key.clone(),
+                sort: s.sort.clone(),
+                limit,
+            })
+        }
+        _ => None,
+    })
 }
 
 /// In a plan that moves a node of a tree (rebases the paths under it): the

@@ -287,6 +287,12 @@ fn condition(lang: Lang, when: &When) -> String {
         }
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
+        (When::Full { step, path, n }, Lang::Python) => {
+            format!("any(len(d.get({}) or []) >= {n} for d in {step})", q(path))
+        }
+        (When::Full { step, path, n }, _) => {
+            format!("{step}.some((d) => (d[{}] || []).length >= {n})", q(path))
+        }
         (
             When::Matched {
                 step,
@@ -369,15 +375,16 @@ fn merged(lang: Lang, m: &Merge, indent: &str) -> String {
         })
         .collect();
     let (timeline, path, items, limit) = (&m.timeline, q(&m.path), &m.items, m.limit);
+    let (name, says) = (&m.name, &m.says);
     match lang {
         Lang::Python => format!(
-            "{indent}# the feed: the timeline's items and the outliers', newest first, at most {limit}\n\
-             {indent}feed = _newest([x for t in {timeline} for x in t.get({path}, [])] + {items}, [{}], {limit})\n",
+            "{indent}# {says}, at most {limit}\n\
+             {indent}{name} = _newest([x for t in {timeline} for x in t.get({path}, [])] + {items}, [{}], {limit})\n",
             sort.join(", ")
         ),
         _ => format!(
-            "{indent}// the feed: the timeline's items and the outliers', newest first, at most {limit}\n\
-             {indent}const feed = newest({timeline}.flatMap((t) => t[{path}] || []).concat({items}), [{}], {limit});\n",
+            "{indent}// {says}, at most {limit}\n\
+             {indent}const {name} = newest({timeline}.flatMap((t) => t[{path}] || []).concat({items}), [{}], {limit});\n",
             sort.join(", ")
         ),
     }
@@ -1600,8 +1607,8 @@ fn returns(op: &OpCode) -> String {
         .iter()
         .map(|s| format!("{}: {}", q(&s.key), s.key))
         .collect();
-    if op.merge.is_some() {
-        keys.push("\"feed\": feed".to_string());
+    if let Some(m) = &op.merge {
+        keys.push(format!("{}: {}", q(&m.name), m.name));
     }
     format!("{{{}}}", keys.join(", "))
 }

@@ -207,6 +207,8 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
                 path: "outliers".to_string(),
             });
             op.merge = Some(Merge {
+                name: "feed".to_string(),
+                says: "the feed: the timeline's items and the outliers', newest first".to_string(),
                 timeline: from,
                 path: "items".to_string(),
                 items: s.key.clone(),

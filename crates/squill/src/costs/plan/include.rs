@@ -375,6 +375,24 @@ impl<'a> Planner<'a> {
             step.filter.push(filt(path.clone(), FilterOp::In, here));
             self.own_filters(&mut step, &acc, &inc.filter);
             step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
+            // Only a parent whose array is full has children apart: the
+            // query runs for it alone, and reads its newest children in
+            // the include's order, up to its limit for each parent read
+            // (the application merges them with the array's and cuts the
+            // whole to the limit). Its index leads with the parent, then
+            // the sort (`{parcel, ts: -1}`).
+            step.if_full = Some(Box::new(crate::design::IfFull {
+                step: from_step,
+                array: self.access(from).path(&rel.parent_field),
+                threshold,
+            }));
+            step.sort = inc
+                .sort
+                .iter()
+                .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
+                .collect();
+            step.limit = inc.limit.map(|l| (l as f64 * m.max(1.0)).ceil() as u64);
+            let rest = (step.limit.map_or(rest.0, |l| rest.0.min(l as f64)), rest.1);
             self.push_outlier_rest(plan, op, step, path, rest, target, false);
         }
     }
@@ -538,8 +556,7 @@ impl<'a> Planner<'a> {
         let roots = if acc.prefix.is_empty() {
             examined
         } else {
-            let r = acc.docs.max(1.0);
-            (r * (1.0 - (1.0 - 1.0 / r).powf(examined))).ceil().max(1.0)
+            super::find_keys::documents_hit(acc.docs, examined)
         };
         let mut cost = StepCost {
             keys: examined,

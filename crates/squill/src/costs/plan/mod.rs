@@ -215,6 +215,7 @@ mod conditional;
 mod count;
 mod delete;
 pub(crate) mod expiry;
+mod elements;
 mod filter_keys;
 mod find;
 mod find_keys;
@@ -721,19 +722,18 @@ impl<'a> Planner<'a> {
         let acc = self.access(child);
         step.documents = n;
         step.every = Some(every);
+        // The index leads with the parent, then the step's sort (an
+        // include of the newest children): the walk stops at the limit.
+        let keys: Vec<(String, i32)> = std::iter::once((path, 1))
+            .chain(step.sort.iter().cloned())
+            .collect();
         let cost = StepCost {
             keys: n,
             docs: if covered { 0.0 } else { n },
             bytes_read: if covered { 0.0 } else { n * acc.root_bytes },
             ..StepCost::default()
         };
-        self.push(
-            plan,
-            op,
-            step,
-            cost,
-            Some((vec![(path, 1)], child, acc.docs)),
-        );
+        self.push(plan, op, step, cost, Some((keys, child, acc.docs)));
     }
 
     /// Marks a write to a child's own document as the fallback of the write
@@ -1008,6 +1008,9 @@ impl<'a> Planner<'a> {
                         entity: entity_name,
                     }
                 };
+                if aggregates.is_empty() && self.read_unwound(&mut plan, op_id, op, include) {
+                    return plan;
+                }
                 let before = plan.cost;
                 let read = Read {
                     filter,
@@ -1235,6 +1238,7 @@ impl<'a> Planner<'a> {
             figures: None,
             elements: None,
             bucket_order: None,
+            if_full: None,
         }
     }
 

@@ -766,6 +766,16 @@ pub(crate) fn step(step: &Step) -> String {
         ));
     }
     match (step.every, step.if_matched) {
+        (Some(n), None) if step.if_full.is_some() => {
+            let full = step.if_full.as_deref();
+            text.push_str(&format!(
+                ", only when a document of step {} holds {} full ({} items; about once every {} runs)",
+                full.map_or(0, |f| f.step),
+                full.map_or("", |f| f.array.as_str()),
+                words::int(full.map_or(0, |f| f.threshold)),
+                words::int(n)
+            ));
+        }
         (Some(n), Some(k)) => text.push_str(&format!(
             ", only when step {k} matched (about once every {} runs)",
             words::int(n)

@@ -52,6 +52,7 @@ fn step(collection: &str, action: Action) -> Step {
         figures: None,
         elements: None,
         bucket_order: None,
+        if_full: None,
     }
 }
 

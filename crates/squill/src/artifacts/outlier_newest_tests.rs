@@ -1,0 +1,76 @@
+//! An include of an outlier's children in an order up to a limit (audit45
+//! gap 2): the children apart are read only for a parent whose array is
+//! full, newest first up to the limit through `{parent, sort}`, and merged
+//! with the array's in the include's order, cut to the limit. The code
+//! once read every child apart on every run, unsorted, where the plan
+//! priced that query "once every N runs".
+
+use super::external_tests::{run_check_script, says_in_each_language, server_tools};
+use super::*;
+
+/// The plan's step and each language: sorted and cut, run only for a
+/// full array, merged.
+#[test]
+fn an_outlier_include_reads_apart_only_for_a_full_array_and_merges() {
+    let (_, d) = crate::fixtures::load("outlier-include-newest");
+    let plan = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "track")
+        .expect("track");
+    let rest = plan.steps.last().expect("a step");
+    assert_eq!(rest.sort, vec![("ts".to_string(), -1)]);
+    assert_eq!(rest.limit, Some(5));
+    let full = rest.if_full.as_deref().expect("only for a full array");
+    assert_eq!((full.step, full.array.as_str()), (1, "scans"));
+    let every = rest.every.expect("priced once every N runs") as f64;
+    // The plan's round trips are the code's: one, and the rest once in `every`.
+    assert!((plan.cost.round_trips - (1.0 + 1.0 / every)).abs() < 1e-9);
+    let ops = cookbook::op_codes(&d);
+    let op = ops.iter().find(|o| o.name == "track").expect("track");
+    let n = full.threshold;
+    let py = cookbook::python_function(op);
+    assert!(
+        py.contains(&format!(
+            ".sort([(\"ts\", -1)]).limit(5)) if any(len(d.get(\"scans\") or []) >= {n} for d in parcel) else []"
+        )),
+        "{py}"
+    );
+    assert!(py.contains("scans_merged = _newest(["), "{py}");
+    for js in [cookbook::mongosh_function(op), cookbook::node_function(op)] {
+        assert!(
+            js.contains(&format!(
+                "parcel.some((d) => (d[\"scans\"] || []).length >= {n}) ? "
+            )),
+            "{js}"
+        );
+        assert!(js.contains(".sort({\"ts\": -1}).limit(5)"), "{js}");
+        assert!(js.contains("const scans_merged = newest("), "{js}");
+    }
+}
+
+/// Against the server, in each language
+/// (scripts/testenv/check_outlier_newest.py): a parcel with a full array
+/// and 10 newer scans apart gives those newest 5; a parcel with room gives
+/// its 3 embedded scans, and nothing is read apart for it.
+#[test]
+fn an_outlier_include_of_the_newest_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = crate::fixtures::load("outlier-include-newest");
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("outlier-include-newest", "squill_outlier_newest", false),
+        ("check_outlier_newest.py", &[]),
+    );
+    says_in_each_language(
+        &out,
+        "",
+        &[
+            "ok: {lang} track(A): the newest 5 scans, all kept apart",
+            "ok: {lang} track(B): its 3 embedded scans, newest first",
+        ],
+    );
+}

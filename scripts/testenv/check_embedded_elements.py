@@ -1,0 +1,98 @@
+"""Runs the reads of children embedded in an array, read by their own
+fields (audit45 gap 3), against a server in each language, and checks
+that they return the matching elements in the read's order, paged by
+skip, not the documents that hold them.
+
+The fixture `embedded-child-reads` embeds a product's sales in it and a
+page's preview tokens in it. Written here: product 1 holds a live sale
+that started in 2020 and an ended one of 2026; product 2 holds a live
+sale of 2025; product 3 holds two live sales that start at the same
+instant (a tie, broken by the sale's `_id`). A read once returned the
+products, each with every sale, ordered by any sale's date: product 1
+first, by its ended sale, which came back as "live". Page 1 holds a
+preview token and two others.
+
+python check_embedded_elements.py DIR URI DB MONGOSH, with DIR the
+directory `squill generate` wrote for the fixture. Prints "ok: ..." per
+check, "FAIL: ..." per failure; exits 1 on any failure.
+"""
+
+import datetime
+import os
+import sys
+
+from pymongo import MongoClient
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print(f"FAIL: {msg}")
+
+
+def ok(msg):
+    print(f"ok: {msg}")
+
+
+def day(y, m, d):
+    return datetime.datetime(y, m, d)
+
+
+def sale(sid, state, starts):
+    return {"_id": sid, "left": 5, "starts_at": starts, "state": state}
+
+
+def elements(doc, array):
+    """The elements a returned document holds: one unwound, or (as the
+    read once returned) the whole array."""
+    held = doc.get(array, [])
+    return held if isinstance(held, list) else [held]
+
+
+def check(db, lang, book):
+    db["product"].delete_many({})
+    db["page"].delete_many({})
+    db["product"].insert_many([
+        {"_id": 1, "sku": "a", "sales": [sale(11, "live", day(2020, 1, 1)), sale(12, "ended", day(2026, 1, 1))]},
+        {"_id": 2, "sku": "b", "sales": [sale(21, "live", day(2025, 1, 1))]},
+        {"_id": 3, "sku": "c", "sales": [sale(31, "live", day(2024, 1, 1)), sale(32, "live", day(2024, 1, 1))]},
+    ])
+    db["page"].insert_one({
+        "_id": 1, "title": "T", "body": "B",
+        "previews": [{"_id": i, "token": f"t{i}", "made_at": day(2026, 1, 1)} for i in (1, 2, 3)],
+    })
+    # Newest first; the tie at 2024 in `_id` order descending, as the sort.
+    want = [21, 32, 31, 11]
+    pages = []
+    for page in (1, 2, 3):
+        got = book.live_sales(db, state="live", page=page)["product"]
+        pages.append([(d["_id"], s["_id"], s["state"]) for d in got for s in elements(d, "sales")])
+    flat = [s for p in pages for (_, s, _) in p]
+    states = {st for p in pages for (_, _, st) in p}
+    if flat != want or [len(p) for p in pages] != [3, 1, 0] or states != {"live"}:
+        fail(f"{lang} live_sales(live): pages {pages}, want sales {want} in pages of 3, 1 and 0, each live")
+    else:
+        ok(f"{lang} live_sales(live): pages of 3, 1 and 0 live sales, newest first, the tie by _id; no ended sale")
+    got = book.preview_by_token(db, token="t2")["page"]
+    tokens = [p.get("token") for d in got for p in elements(d, "previews")]
+    if tokens != ["t2"] or got[0].get("title") != "T" or "body" in got[0]:
+        fail(f"{lang} preview_by_token(t2): {got}, want the one preview t2 with the page's title alone")
+    else:
+        ok(f"{lang} preview_by_token(t2): the one preview with its page's title, no other token")
+
+
+def main():
+    directory, uri, db_name, mongosh = sys.argv[1:5]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import three_cookbooks
+
+    _, books, _ = three_cookbooks.load(directory, uri, db_name, mongosh)
+    db = MongoClient(uri)[db_name]
+    for lang, book in books:
+        check(db, lang, book)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Runs an include of an outlier's newest children (audit45 gap 2)
+against a server in each language, and checks that it returns the
+newest of the parent's array and of the children kept apart, merged in
+the include's order and cut to its limit, and that it reads the
+children apart only for a parent whose array is full.
+
+The fixture `outlier-include-newest` keeps a parcel's scans in its array
+up to a threshold (the plan's `when: {full: [step, "scans", N]}`), the
+rest in the `scan` collection. Written here: parcel A holds a full array
+of N scans of 2020 and has 10 more scans of 2026 apart; parcel B holds 3
+scans in its array, and one stray scan of B sits apart (no layout puts
+it there: it shows whether the read looks apart for a parcel with room).
+The read once returned every scan of the array and every scan apart,
+unsorted, and always queried the collection.
+
+python check_outlier_newest.py DIR URI DB MONGOSH, with DIR the directory
+`squill generate` wrote for the fixture. Prints "ok: ..." per check,
+"FAIL: ..." per failure; exits 1 on any failure.
+"""
+
+import datetime
+import os
+import sys
+
+from pymongo import MongoClient
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print(f"FAIL: {msg}")
+
+
+def ok(msg):
+    print(f"ok: {msg}")
+
+
+def threshold(plan):
+    """N of the plan's `full` condition on the parcel's array."""
+    for step in plan["track"]["steps"]:
+        when = step.get("when") or {}
+        if "full" in when:
+            return when["full"][2]
+    return None
+
+
+def scan(sid, ts, parcel=None):
+    s = {"_id": sid, "ts": ts, "kind": "hub"}
+    if parcel is not None:
+        s["parcel"] = parcel
+    return s
+
+
+def check(db, lang, book, n):
+    db["parcel"].delete_many({})
+    db["scan"].delete_many({})
+    old = datetime.datetime(2020, 1, 1)
+    new = datetime.datetime(2026, 1, 1)
+    minute = datetime.timedelta(minutes=1)
+    db["parcel"].insert_many([
+        {"_id": "A", "tracking": "ta", "scans": [scan(i, old + i * minute) for i in range(n)]},
+        {"_id": "B", "tracking": "tb", "scans": [scan(100000 + i, old + i * minute) for i in range(3)]},
+    ])
+    db["scan"].insert_many([scan(200000 + i, new + i * minute, "A") for i in range(10)]
+                           + [scan(300000, new, "B")])
+    got = book.track(db, tracking="ta")
+    ids = [s["_id"] for s in got.get("scans_merged", [])]
+    want = [200000 + i for i in range(9, 4, -1)]
+    if ids != want:
+        fail(f"{lang} track(A): scans {ids[:12]}{'…' if len(ids) > 12 else ''} ({len(ids)}), want the newest 5 kept apart, {want}")
+    else:
+        ok(f"{lang} track(A): the newest 5 scans, all kept apart, newest first, from a full array of {n}")
+    got = book.track(db, tracking="tb")
+    ids = [s["_id"] for s in got.get("scans_merged", [])]
+    apart = got.get("scan") or []
+    if ids != [100002, 100001, 100000] or apart:
+        fail(f"{lang} track(B): scans {ids}, read apart {len(apart)}, want its 3 embedded newest first and nothing read apart")
+    else:
+        ok(f"{lang} track(B): its 3 embedded scans, newest first; nothing read apart for an array with room")
+
+
+def main():
+    directory, uri, db_name, mongosh = sys.argv[1:5]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import three_cookbooks
+
+    cookbook, books, _ = three_cookbooks.load(directory, uri, db_name, mongosh)
+    n = threshold(cookbook.PLAN)
+    if n is None:
+        fail("the plan of track reads the scans apart on no condition of the parcel's array")
+        n = 1700
+    db = MongoClient(uri)[db_name]
+    for lang, book in books:
+        check(db, lang, book, n)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
