@@ -742,6 +742,10 @@ pub struct EachAmount {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StepCondition {
     pub path: String,
+    /// The write's amount added to the path's value before the test
+    /// (`available + rooms <= total`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plus: Option<crate::model::Plus>,
     pub test: crate::model::Test,
     pub value: crate::model::Literal,
 }

@@ -751,6 +751,13 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Under(p) => json!({"under": p}),
         Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Fields(t, a, b) => json!({"fields": [t, a, b]}),
+        Expr::Added {
+            test,
+            path,
+            amount,
+            negative,
+            value,
+        } => json!({"added": [test, path, amount, negative, value]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),
