@@ -186,8 +186,53 @@ fn collections(
         let ids = by_id.get(c.name.as_str()).map_or(&[][..], Vec::as_slice);
         c.indexes = indexes(facts, mine, ids);
         expiry_indexes(facts, p, c);
+        data_unique_indexes(facts, space, p, c);
     }
     out
+}
+
+/// The unique indexes of the `unique:` combinations of `c`'s entities
+/// that no plan carries: no operation of the workload inserts, reads or
+/// writes the entity (its documents come from an admin tool or a
+/// migration). A uniqueness is a constraint of the data, so the index is
+/// kept whatever the workload (audit45 gap 8: `room_type.code` unique
+/// within its hotel was dropped, "only the implicit _id_").
+fn data_unique_indexes(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, c: &mut Collection) {
+    let planner = crate::costs::plan::Planner { facts, space, p };
+    for e in facts.model.entity_ids() {
+        if !c.entities.contains(&facts.model.entity(e).name) {
+            continue;
+        }
+        for (keys, partial) in planner.data_unique(e) {
+            let held = c.indexes.iter_mut().find(|i| {
+                same_key_set(&i.keys, &keys)
+                    && i.partial == partial
+                    && i.expire_after_seconds.is_none()
+            });
+            match held {
+                Some(i) if i.unique => {}
+                // The same keys a read uses, made unique: the data says so.
+                Some(i) => i.unique = true,
+                None => c.indexes.push(Index {
+                    name: keys
+                        .iter()
+                        .map(|(k, d)| format!("{k}_{}", crate::design::key_kind(*d)))
+                        .chain((!partial.is_empty()).then(|| "partial".to_string()))
+                        .collect::<Vec<_>>()
+                        .join("_"),
+                    keys,
+                    unique: true,
+                    used_by: Vec::new(),
+                    partial,
+                    expire_after_seconds: None,
+                    expired_per_second: None,
+                    kept_beside: None,
+                    kept_by_data: true,
+                    expires_buckets_of: None,
+                }),
+            }
+        }
+    }
 }
 
 /// The size of the documents that hold `e` at the top level, and how many
@@ -304,6 +349,7 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
                     expire_after_seconds: Some(x.seconds),
                     expired_per_second: expired,
                     kept_beside: None,
+                    kept_by_data: false,
                     expires_buckets_of: buckets_of,
                 });
             }
@@ -583,6 +629,7 @@ fn indexes(
                 expire_after_seconds: None,
                 expired_per_second: None,
                 kept_beside: None,
+                kept_by_data: false,
                 expires_buckets_of: None,
             }),
         }
@@ -723,6 +770,7 @@ fn indexes(
                 expire_after_seconds: None,
                 expired_per_second: None,
                 kept_beside: None,
+                kept_by_data: false,
                 expires_buckets_of: None,
             },
         );

@@ -183,6 +183,12 @@ pub struct Index {
     /// (audit44 D).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_buckets_of: Option<String>,
+    /// A unique index no operation of the workload uses: the data's
+    /// `unique:` (or `unique_within`) requires it whatever the workload
+    /// does (an admin tool or a migration loads the entity). Absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kept_by_data: bool,
 }
 
 /// A partial index kept beside `index`, an index over every document

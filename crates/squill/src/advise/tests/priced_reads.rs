@@ -141,6 +141,61 @@ operations:
     assert_eq!(keys, ["player", "season"], "{:?}", unique[0]);
 }
 
+/// Room types loaded by an admin tool: no operation of the workload
+/// inserts, reads or writes them, and `code` is unique within the hotel.
+/// The unique index is kept all the same, with no user, marked as the
+/// data's (audit45 gap 8: "only the implicit _id_"); indexes.js creates
+/// it and says why.
+#[test]
+fn a_unique_combination_no_operation_touches_is_kept_by_the_data() {
+    let d = design(
+        "name: rooms
+entities:
+  hotel:
+    count: 20000
+    fields:
+      name: string(40)
+  room_type:
+    count: 200000
+    fields:
+      code: {type: string(8), unique_within: hotel}
+      title: string(40)
+relationships:
+  room_types:
+    parent: hotel
+    child: room_type
+    children: {min: 1, typical: 10, max: 80}
+    child_field: hotel
+    layout: parent-reference
+operations:
+  show_hotel:
+    read: hotel
+    filter: {_id: eq}
+    rate: 100
+",
+    );
+    let rooms = d
+        .collections
+        .iter()
+        .find(|c| c.name == "room_type")
+        .expect("a collection of room types");
+    let unique: Vec<_> = rooms.indexes.iter().filter(|i| i.unique).collect();
+    assert_eq!(unique.len(), 1, "{:?}", rooms.indexes);
+    let keys: Vec<&str> = unique[0].keys.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["hotel", "code"], "{:?}", unique[0]);
+    assert!(
+        unique[0].kept_by_data && unique[0].used_by.is_empty(),
+        "{:?}",
+        unique[0]
+    );
+    let js = crate::catalog::indexes::mongosh(rooms);
+    assert!(
+        js.contains("// room_type.hotel_1_code_1: used by no operation of the workload: kept unique by the data")
+            && js.contains(r#"{"key":{"hotel":1,"code":1},"name":"hotel_1_code_1","unique":true}"#),
+        "{js}"
+    );
+}
+
 /// Under a tenant, a season's entry updated by its player (a plain
 /// reference) and its season, `unique: [[player, season]]`: the unique
 /// index finds the one entry, and the player implies the game. The write
