@@ -33,7 +33,8 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
         p: &p,
         budget: std::cell::Cell::new(0),
     };
-    let collections = collections(facts, space, &p, &docs, &priced);
+    let mut walked = Vec::new();
+    let collections = collections(facts, space, &p, &docs, &priced, &mut walked);
     let relationships = model
         .relationship_ids()
         .map(|rel| {
@@ -55,6 +56,9 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
             warnings: plan.warnings.clone(),
         })
         .collect();
+    let mut totals = priced.totals;
+    let mut operations: Vec<OperationPlan> = operations;
+    walk_priced(facts, &walked, &mut operations, &mut totals);
     let mut design = Design {
         schema_version: DESIGN_SCHEMA_VERSION,
         model: model.name.clone(),
@@ -67,7 +71,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
         relationships,
         entities,
         operations,
-        totals: priced.totals,
+        totals,
         mixes: mixes(facts, &priced),
         findings: Vec::new(),
         current: None,
@@ -86,6 +90,7 @@ fn collections(
     p: &Placement<'_>,
     docs: &DocBuilder<'_>,
     priced: &Priced,
+    walked: &mut Vec<(OperationId, f64)>,
 ) -> Vec<Collection> {
     let model = facts.model;
     let mut out: Vec<Collection> = Vec::new();
@@ -184,7 +189,7 @@ fn collections(
     for c in &mut out {
         let mine = needs.get(c.name.as_str()).map_or(&[][..], Vec::as_slice);
         let ids = by_id.get(c.name.as_str()).map_or(&[][..], Vec::as_slice);
-        c.indexes = indexes(facts, mine, ids);
+        c.indexes = indexes(facts, mine, ids, walked);
         expiry_indexes(facts, p, c);
         data_unique_indexes(facts, space, p, c);
     }
@@ -585,6 +590,78 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
     }
 }
 
+/// The claims whose partial index went for a full one another operation
+/// wants (`walk`: the walk costs less than the partial index's upkeep)
+/// examine the documents that fail their condition on the way: each
+/// claim's cost, and the totals at its rate, count them.
+fn walk_priced(
+    facts: &Facts<'_>,
+    walked: &[(OperationId, f64)],
+    operations: &mut [OperationPlan],
+    totals: &mut Cost,
+) {
+    let c = &facts.settings.design.costs;
+    for &(op, past) in walked {
+        let Some(plan) = operations.get_mut(op.index()) else {
+            continue;
+        };
+        let before = plan.cost.score;
+        plan.cost.index_keys_examined += past;
+        plan.cost.documents_examined += past;
+        plan.cost.rescore(c);
+        let rate = plan.rate;
+        totals.index_keys_examined += rate * past;
+        totals.documents_examined += rate * past;
+        totals.score += rate * (plan.cost.score - before);
+    }
+}
+
+/// The walk of the claims that use `partial` (an index over the documents
+/// their condition selects, `status = free`) over `full` (the same keys
+/// over every document, which another operation wants), and whether it
+/// costs more per second than `partial`'s upkeep. Over `full`, a claim
+/// reaches its first document past those that fail the condition, each
+/// fetched to test it: about `1 / share - 1` more keys and documents per
+/// run, the share being `partial`'s entries over `full`'s (audit45 gap 6:
+/// `book_earliest` was priced at 1 key on an index without `status`).
+/// Each claim with the keys and documents it walks past per run.
+fn walk(
+    facts: &Facts<'_>,
+    needs: &[(OperationId, &IndexNeed)],
+    partial: &Index,
+    full: &Index,
+) -> (bool, Vec<(OperationId, f64)>) {
+    let model = facts.model;
+    let c = &facts.settings.design.costs;
+    let mine: Vec<&(OperationId, &IndexNeed)> = needs
+        .iter()
+        .filter(|(_, n)| n.keys == partial.keys && n.partial == partial.partial)
+        .collect();
+    let whole = needs
+        .iter()
+        .find(|(_, n)| n.keys == full.keys && n.partial.is_empty())
+        .map(|(_, n)| n.entries);
+    let (Some(whole), Some(&&(_, need))) = (whole, mine.first()) else {
+        return (false, Vec::new());
+    };
+    if whole <= 0.0 || need.entries <= 0.0 || need.entries >= whole {
+        return (false, Vec::new());
+    }
+    let past = whole / need.entries - 1.0;
+    let claims: Vec<(OperationId, f64)> = mine
+        .iter()
+        .filter(|(op, _)| model.operation(*op).terms.claim.is_some())
+        .map(|(op, _)| (*op, past))
+        .collect();
+    let per_second: f64 = claims
+        .iter()
+        .map(|(op, past)| model.operation(*op).rate(facts.mix) * past)
+        .sum::<f64>()
+        * (c.index_key + c.document_examined);
+    let upkeep = crate::costs::index_score(need.held, need.writes, need.keys_per_write, c);
+    (per_second > upkeep, claims)
+}
+
 /// Whether two indexes hold the same fields, in any order and direction.
 fn same_key_set(a: &[(String, i32)], b: &[(String, i32)]) -> bool {
     a.len() == b.len() && a.iter().all(|(k, _)| b.iter().any(|(l, _)| l == k))
@@ -597,6 +674,7 @@ fn indexes(
     facts: &Facts<'_>,
     needs: &[(OperationId, &IndexNeed)],
     by_id: &[OperationId],
+    walked: &mut Vec<(OperationId, f64)>,
 ) -> Vec<Index> {
     let mut list: Vec<Index> = Vec::new();
     for &(op, need) in needs {
@@ -692,7 +770,24 @@ fn indexes(
                     equalities,
                 )
         });
-        if let Some(j) = full {
+        let (dearer, claims) = full.map_or((false, Vec::new()), |j| {
+            walk(facts, needs, &list[i], &list[j])
+        });
+        if let Some(j) = full
+            && dearer
+        {
+            list[i].kept_beside = Some(crate::design::KeptBeside {
+                index: list[j].name.clone(),
+                why: crate::design::BesideWhy::Walk,
+            });
+            i += 1;
+        } else if let Some(j) = full {
+            // The claims walk the full index: priced so (`walked`).
+            for w in claims {
+                if !walked.contains(&w) {
+                    walked.push(w);
+                }
+            }
             let users = std::mem::take(&mut list[i].used_by);
             for u in users {
                 if !list[j].used_by.contains(&u) {

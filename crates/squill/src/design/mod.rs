@@ -207,6 +207,11 @@ pub enum BesideWhy {
     /// cannot be (documents without the keys would collide on null); the
     /// full one serves reads that do not test this one's condition.
     Unique,
+    /// Its users are claims that stop at the first document meeting their
+    /// condition: over the full one they would walk past every document
+    /// that fails it, each fetched to test it, and that walk costs more
+    /// than this index's upkeep (audit45 gap 6).
+    Walk,
 }
 
 /// A rate, per second: a finite number (rates are checked on input), so
