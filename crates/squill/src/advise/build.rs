@@ -647,6 +647,20 @@ fn walk(
     if whole <= 0.0 || need.entries <= 0.0 || need.entries >= whole {
         return (false, Vec::new());
     }
+    // A full index that keys the condition's field by equality (`{org,
+    // status, …}` under a claim filtered on `status` too) goes straight
+    // to the documents that meet it: no walk.
+    let keyed = partial.partial.iter().all(|c| match c {
+        crate::design::PartialCondition::Equals { path, .. } => full
+            .keys
+            .iter()
+            .take(need.equalities)
+            .any(|(k, _)| k == path),
+        _ => false,
+    });
+    if keyed {
+        return (false, Vec::new());
+    }
     let past = whole / need.entries - 1.0;
     let claims: Vec<(OperationId, f64)> = mine
         .iter()

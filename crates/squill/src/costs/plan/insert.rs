@@ -519,6 +519,9 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// An index's keys with their directions.
+type IndexKeys = Vec<(String, i32)>;
+
 impl Planner<'_> {
     /// The index keys of each `unique:` combination of `e`, at their paths
     /// in the design, with the conditions that make the index partial: a
@@ -526,8 +529,7 @@ impl Planner<'_> {
     /// other kinds in a polymorphic collection) is indexed as null, and
     /// two nulls collide, so the index holds only the documents that have
     /// it. `None` keys: the design keeps no reference the index could key.
-    #[allow(clippy::type_complexity)]
-    fn unique_keys(&self, e: EntityId) -> Vec<(Option<Vec<(String, i32)>>, Vec<PartialCondition>)> {
+    fn unique_keys(&self, e: EntityId) -> Vec<(Option<IndexKeys>, Vec<PartialCondition>)> {
         let f = self.facts;
         let acc = self.access(e);
         let entity = f.model.entity(e);
@@ -573,10 +575,7 @@ impl Planner<'_> {
     /// needs whatever the workload does, for `advise::build` to add where
     /// no operation's plan carries them (no operation reads or writes the
     /// entity: an admin tool or a migration loads it).
-    pub(crate) fn data_unique(
-        &self,
-        e: EntityId,
-    ) -> Vec<(Vec<(String, i32)>, Vec<PartialCondition>)> {
+    pub(crate) fn data_unique(&self, e: EntityId) -> Vec<(IndexKeys, Vec<PartialCondition>)> {
         if !matches!(self.p.home.get(e.index()), Some(Home::Own)) {
             return Vec::new();
         }
