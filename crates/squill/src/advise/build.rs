@@ -33,7 +33,8 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
         p: &p,
         budget: std::cell::Cell::new(0),
     };
-    let collections = collections(facts, space, &p, &docs, &priced);
+    let mut walked = Vec::new();
+    let collections = collections(facts, space, &p, &docs, &priced, &mut walked);
     let relationships = model
         .relationship_ids()
         .map(|rel| {
@@ -56,6 +57,9 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
             warnings: plan.warnings.clone(),
         })
         .collect();
+    let mut totals = priced.totals;
+    let mut operations: Vec<OperationPlan> = operations;
+    walk_priced(facts, &walked, &mut operations, &mut totals);
     let mut design = Design {
         schema_version: DESIGN_SCHEMA_VERSION,
         model: model.name.clone(),
@@ -68,7 +72,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
         relationships,
         entities,
         operations,
-        totals: priced.totals,
+        totals,
         mixes: mixes(facts, &priced),
         findings: Vec::new(),
         current: None,
@@ -87,6 +91,7 @@ fn collections(
     p: &Placement<'_>,
     docs: &DocBuilder<'_>,
     priced: &Priced,
+    walked: &mut Vec<(OperationId, f64)>,
 ) -> Vec<Collection> {
     let model = facts.model;
     let mut out: Vec<Collection> = Vec::new();
@@ -185,8 +190,9 @@ fn collections(
     for c in &mut out {
         let mine = needs.get(c.name.as_str()).map_or(&[][..], Vec::as_slice);
         let ids = by_id.get(c.name.as_str()).map_or(&[][..], Vec::as_slice);
-        c.indexes = indexes(facts, mine, ids);
+        c.indexes = indexes(facts, mine, ids, walked);
         expiry_indexes(facts, p, c);
+        data_unique_indexes(facts, space, p, c);
     }
     out
 }
@@ -242,6 +248,50 @@ fn rewritten(collections: &[Collection], steps: &[crate::design::Step]) -> f64 {
         n += indexes as f64 * step.documents * share;
     }
     n
+}
+
+/// The unique indexes of the `unique:` combinations of `c`'s entities
+/// that no plan carries: no operation of the workload inserts, reads or
+/// writes the entity (its documents come from an admin tool or a
+/// migration). A uniqueness is a constraint of the data, so the index is
+/// kept whatever the workload (audit45 gap 8: `room_type.code` unique
+/// within its hotel was dropped, "only the implicit _id_").
+fn data_unique_indexes(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, c: &mut Collection) {
+    let planner = crate::costs::plan::Planner { facts, space, p };
+    for e in facts.model.entity_ids() {
+        if !c.entities.contains(&facts.model.entity(e).name) {
+            continue;
+        }
+        for (keys, partial) in planner.data_unique(e) {
+            let held = c.indexes.iter_mut().find(|i| {
+                same_key_set(&i.keys, &keys)
+                    && i.partial == partial
+                    && i.expire_after_seconds.is_none()
+            });
+            match held {
+                Some(i) if i.unique => {}
+                // The same keys a read uses, made unique: the data says so.
+                Some(i) => i.unique = true,
+                None => c.indexes.push(Index {
+                    name: keys
+                        .iter()
+                        .map(|(k, d)| format!("{k}_{}", crate::design::key_kind(*d)))
+                        .chain((!partial.is_empty()).then(|| "partial".to_string()))
+                        .collect::<Vec<_>>()
+                        .join("_"),
+                    keys,
+                    unique: true,
+                    used_by: Vec::new(),
+                    partial,
+                    expire_after_seconds: None,
+                    expired_per_second: None,
+                    kept_beside: None,
+                    kept_by_data: true,
+                    expires_buckets_of: None,
+                }),
+            }
+        }
+    }
 }
 
 /// The size of the documents that hold `e` at the top level, and how many
@@ -331,6 +381,7 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
                     expire_after_seconds: Some(x.seconds),
                     expired_per_second: expired,
                     kept_beside: None,
+                    kept_by_data: false,
                     expires_buckets_of: buckets_of,
                 });
             }
@@ -566,6 +617,92 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
     }
 }
 
+/// The claims whose partial index went for a full one another operation
+/// wants (`walk`: the walk costs less than the partial index's upkeep)
+/// examine the documents that fail their condition on the way: each
+/// claim's cost, and the totals at its rate, count them.
+fn walk_priced(
+    facts: &Facts<'_>,
+    walked: &[(OperationId, f64)],
+    operations: &mut [OperationPlan],
+    totals: &mut Cost,
+) {
+    let c = &facts.settings.design.costs;
+    for &(op, past) in walked {
+        let Some(plan) = operations.get_mut(op.index()) else {
+            continue;
+        };
+        let before = plan.cost.score;
+        plan.cost.index_keys_examined += past;
+        plan.cost.documents_examined += past;
+        plan.cost.rescore(c);
+        let rate = plan.rate;
+        totals.index_keys_examined += rate * past;
+        totals.documents_examined += rate * past;
+        totals.score += rate * (plan.cost.score - before);
+    }
+}
+
+/// The walk of the claims that use `partial` (an index over the documents
+/// their condition selects, `status = free`) over `full` (the same keys
+/// over every document, which another operation wants), and whether it
+/// costs more per second than `partial`'s upkeep. Over `full`, a claim
+/// reaches its first document past those that fail the condition, each
+/// fetched to test it: about `1 / share - 1` more keys and documents per
+/// run, the share being `partial`'s entries over `full`'s (audit45 gap 6:
+/// `book_earliest` was priced at 1 key on an index without `status`).
+/// Each claim with the keys and documents it walks past per run.
+fn walk(
+    facts: &Facts<'_>,
+    needs: &[(OperationId, &IndexNeed)],
+    partial: &Index,
+    full: &Index,
+) -> (bool, Vec<(OperationId, f64)>) {
+    let model = facts.model;
+    let c = &facts.settings.design.costs;
+    let mine: Vec<&(OperationId, &IndexNeed)> = needs
+        .iter()
+        .filter(|(_, n)| n.keys == partial.keys && n.partial == partial.partial)
+        .collect();
+    let whole = needs
+        .iter()
+        .find(|(_, n)| n.keys == full.keys && n.partial.is_empty())
+        .map(|(_, n)| n.entries);
+    let (Some(whole), Some(&&(_, need))) = (whole, mine.first()) else {
+        return (false, Vec::new());
+    };
+    if whole <= 0.0 || need.entries <= 0.0 || need.entries >= whole {
+        return (false, Vec::new());
+    }
+    // A full index that keys the condition's field by equality (`{org,
+    // status, …}` under a claim filtered on `status` too) goes straight
+    // to the documents that meet it: no walk.
+    let keyed = partial.partial.iter().all(|c| match c {
+        crate::design::PartialCondition::Equals { path, .. } => full
+            .keys
+            .iter()
+            .take(need.equalities)
+            .any(|(k, _)| k == path),
+        _ => false,
+    });
+    if keyed {
+        return (false, Vec::new());
+    }
+    let past = whole / need.entries - 1.0;
+    let claims: Vec<(OperationId, f64)> = mine
+        .iter()
+        .filter(|(op, _)| model.operation(*op).terms.claim.is_some())
+        .map(|(op, _)| (*op, past))
+        .collect();
+    let per_second: f64 = claims
+        .iter()
+        .map(|(op, past)| model.operation(*op).rate(facts.mix) * past)
+        .sum::<f64>()
+        * (c.index_key + c.document_examined);
+    let upkeep = crate::costs::index_score(need.held, need.writes, need.keys_per_write, c);
+    (per_second > upkeep, claims)
+}
+
 /// Whether two indexes hold the same fields, in any order and direction.
 fn same_key_set(a: &[(String, i32)], b: &[(String, i32)]) -> bool {
     a.len() == b.len() && a.iter().all(|(k, _)| b.iter().any(|(l, _)| l == k))
@@ -578,6 +715,7 @@ fn indexes(
     facts: &Facts<'_>,
     needs: &[(OperationId, &IndexNeed)],
     by_id: &[OperationId],
+    walked: &mut Vec<(OperationId, f64)>,
 ) -> Vec<Index> {
     let mut list: Vec<Index> = Vec::new();
     for &(op, need) in needs {
@@ -610,6 +748,7 @@ fn indexes(
                 expire_after_seconds: None,
                 expired_per_second: None,
                 kept_beside: None,
+                kept_by_data: false,
                 expires_buckets_of: None,
             }),
         }
@@ -672,7 +811,24 @@ fn indexes(
                     equalities,
                 )
         });
-        if let Some(j) = full {
+        let (dearer, claims) = full.map_or((false, Vec::new()), |j| {
+            walk(facts, needs, &list[i], &list[j])
+        });
+        if let Some(j) = full
+            && dearer
+        {
+            list[i].kept_beside = Some(crate::design::KeptBeside {
+                index: list[j].name.clone(),
+                why: crate::design::BesideWhy::Walk,
+            });
+            i += 1;
+        } else if let Some(j) = full {
+            // The claims walk the full index: priced so (`walked`).
+            for w in claims {
+                if !walked.contains(&w) {
+                    walked.push(w);
+                }
+            }
             let users = std::mem::take(&mut list[i].used_by);
             for u in users {
                 if !list[j].used_by.contains(&u) {
@@ -750,6 +906,7 @@ fn indexes(
                 expire_after_seconds: None,
                 expired_per_second: None,
                 kept_beside: None,
+                kept_by_data: false,
                 expires_buckets_of: None,
             },
         );

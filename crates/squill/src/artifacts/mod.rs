@@ -64,6 +64,10 @@ mod link_item_tests;
 // A condition comparing two fields of the document, `$expr` (audit44 M).
 #[cfg(test)]
 mod field_compare_tests;
+// Conditions on the caller's own values: a compare-and-set and a bound
+// on the value the write leaves (audit45 gap 7).
+#[cfg(test)]
+mod caller_value_tests;
 
 pub use crate::synthetic::GenerateError;
 

@@ -164,6 +164,8 @@ pub(crate) fn mongosh(coll: &Collection) -> String {
                     crate::words::ttl_deleted(secs, &comment(&index.keys[0].0)),
                     crate::words::MONITOR_SECONDS
                 )
+            } else if index.kept_by_data {
+                "no operation of the workload: kept unique by the data".to_string()
             } else if index.used_by.is_empty() {
                 "no operation of the workload".to_string()
             } else {

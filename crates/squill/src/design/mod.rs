@@ -183,6 +183,12 @@ pub struct Index {
     /// (audit44 D).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_buckets_of: Option<String>,
+    /// A unique index no operation of the workload uses: the data's
+    /// `unique:` (or `unique_within`) requires it whatever the workload
+    /// does (an admin tool or a migration loads the entity). Absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kept_by_data: bool,
 }
 
 /// A partial index kept beside `index`, an index over every document
@@ -201,6 +207,11 @@ pub enum BesideWhy {
     /// cannot be (documents without the keys would collide on null); the
     /// full one serves reads that do not test this one's condition.
     Unique,
+    /// Its users are claims that stop at the first document meeting their
+    /// condition: over the full one they would walk past every document
+    /// that fails it, each fetched to test it, and that walk costs more
+    /// than this index's upkeep (audit45 gap 6).
+    Walk,
 }
 
 /// A rate, per second: a finite number (rates are checked on input), so
@@ -777,6 +788,10 @@ pub struct EachAmount {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StepCondition {
     pub path: String,
+    /// The write's amount added to the path's value before the test
+    /// (`available + rooms <= total`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plus: Option<crate::model::Plus>,
     pub test: crate::model::Test,
     pub value: crate::model::Literal,
 }

@@ -785,6 +785,10 @@ impl super::KeptBeside {
                 "kept beside {}: this one is unique over the documents it holds, which {} cannot be (it holds every document, and those without the keys would collide); {} serves the reads that do not test this one's condition",
                 self.index, self.index, self.index
             ),
+            super::BesideWhy::Walk => format!(
+                "kept beside {}: its claims stop at the first document that meets their condition, where {} would walk past every document that fails it, each fetched to test it (a walk that costs more than this index's upkeep)",
+                self.index, self.index
+            ),
         }
     }
 }

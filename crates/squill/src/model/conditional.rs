@@ -12,9 +12,39 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Condition {
     pub field: String,
+    /// The write's own amount added to the field before the test
+    /// (`available + rooms <= total`: the value the field will hold):
+    /// MongoDB spells it `$expr` with `$add`, which an index cannot serve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plus: Option<Plus>,
     pub test: Test,
     /// The value compared, as the model writes it (`0`, `pending`).
     pub value: Literal,
+}
+
+/// The amount a condition adds to its field before it compares
+/// (`available + rooms`), by the name the write's `increments` give it;
+/// `negative` when it is taken away (`available - rooms`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Plus {
+    pub amount: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub negative: bool,
+}
+
+impl Condition {
+    /// The left side as the model file writes it: `available + rooms`.
+    pub fn left(&self) -> String {
+        left_side(&self.field, self.plus.as_ref())
+    }
+}
+
+/// `path`, or `path + amount` / `path - amount`.
+pub fn left_side(path: &str, plus: Option<&Plus>) -> String {
+    match plus {
+        Some(p) => format!("{path} {} {}", if p.negative { "-" } else { "+" }, p.amount),
+        None => path.to_string(),
+    }
 }
 
 /// The comparison of a condition.
@@ -71,13 +101,20 @@ pub enum Literal {
     /// quota`: each key has a quota of its own). MongoDB compares two
     /// fields of one document with `$expr`, which an index cannot serve.
     Field(String),
+    /// A value the caller passes for the test alone, by its name: the
+    /// version it read (`version = expected`, a compare-and-set), or a
+    /// state it expects (`status = :wanted`).
+    Param(String),
 }
 
 impl Literal {
     /// Whether the value is the same on every call and every document
     /// (not the caller's, not another field's).
     pub fn is_constant(&self) -> bool {
-        !matches!(self, Literal::Amount(_) | Literal::Field(_))
+        !matches!(
+            self,
+            Literal::Amount(_) | Literal::Field(_) | Literal::Param(_)
+        )
     }
 }
 

@@ -198,6 +198,7 @@ pub(crate) fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index
         expire_after_seconds: None,
         expired_per_second: None,
         kept_beside: None,
+        kept_by_data: false,
         expires_buckets_of: None,
     }
 }

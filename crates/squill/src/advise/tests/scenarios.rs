@@ -1531,6 +1531,7 @@ fn s16_coupons() {
         dec.conditions,
         vec![StepCondition {
             path: "remaining".into(),
+            plus: None,
             test: Test::Gt,
             value: Literal::Number(0.0)
         }]

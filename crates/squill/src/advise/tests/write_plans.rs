@@ -1399,6 +1399,7 @@ fn a_conditional_link_and_delete_are_one_write_each() {
     let d = design(TEAMS);
     let open = |value: bool| StepCondition {
         path: "open".into(),
+        plus: None,
         test: Test::Eq,
         value: Literal::Bool(value),
     };

@@ -167,6 +167,16 @@ pub enum Expr {
         a: String,
         b: String,
     },
+    /// A test of a field with the caller's amount added (the value the
+    /// write leaves), the value of a `"$expr"` key: `{"$lte": [{"$add":
+    /// ["$available", rooms]}, "$total"]}`; `$subtract` when `negative`.
+    Added {
+        test: crate::model::Test,
+        path: String,
+        amount: String,
+        negative: bool,
+        value: crate::model::Literal,
+    },
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
     /// `{"$gte": param}`: a bucket whose last date is in or after a window.

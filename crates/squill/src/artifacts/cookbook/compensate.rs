@@ -345,7 +345,9 @@ fn reversed(lang: Lang, s: &StepCode, ps: &[GroupParam], op: usize) -> Option<St
     for (path, e) in &s.filter {
         let e = match e {
             // A condition of the write: not tested by its undo.
-            Expr::Test(..) | Expr::Fields(..) | Expr::ElementFields { .. } => continue,
+            Expr::Test(..) | Expr::Fields(..) | Expr::ElementFields { .. } | Expr::Added { .. } => {
+                continue;
+            }
             Expr::Param(n) => Expr::Param(name(n)?),
             Expr::In(n) => Expr::In(name(n)?),
             Expr::Range(a, b) => Expr::Range(name(a)?, name(b)?),

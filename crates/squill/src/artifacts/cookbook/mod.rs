@@ -775,6 +775,13 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         } => {
             json!({"element_fields": {"test": test, "array": array, "keys": keys, "a": a, "b": b}})
         }
+        Expr::Added {
+            test,
+            path,
+            amount,
+            negative,
+            value,
+        } => json!({"added": [test, path, amount, negative, value]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),

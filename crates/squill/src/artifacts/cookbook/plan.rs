@@ -657,6 +657,15 @@ impl Builder<'_> {
                 "",
                 Some(a),
             )),
+            // A value the caller passes for the test alone, under the
+            // name the model gives it (`expected`).
+            crate::model::Literal::Param(p) => crate::model::Literal::Param(self.param_named(
+                collection,
+                path,
+                ParamKind::Value,
+                "",
+                Some(p),
+            )),
             v => v.clone(),
         }
     }
@@ -1223,6 +1232,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 c.path == f.path
                     && c.test == crate::model::Test::Eq
                     && !matches!(c.value, crate::model::Literal::Field(_))
+                    && c.plus.is_none()
             }) {
                 let value = b.tested(&step.collection, &c.path, &c.value);
                 filter.push((f.path.clone(), Expr::Test(c.test, value)));
@@ -1345,6 +1355,27 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         for c in &step.conditions {
             // Two fields of the document: `$expr`, beside the other tests
             // (two of them go under one `$and`, as a path tested twice).
+            // The field with the write's amount added: `$expr` too.
+            if let Some(plus) = &c.plus {
+                let amount = crate::model::Literal::Amount(plus.amount.clone());
+                let crate::model::Literal::Amount(amount) =
+                    b.tested(&step.collection, &c.path, &amount)
+                else {
+                    continue;
+                };
+                let value = b.tested(&step.collection, &c.path, &c.value);
+                filter.push((
+                    "$expr".to_string(),
+                    Expr::Added {
+                        test: c.test,
+                        path: c.path.clone(),
+                        amount,
+                        negative: plus.negative,
+                        value,
+                    },
+                ));
+                continue;
+            }
             if let crate::model::Literal::Field(other) = &c.value {
                 // Of an element of an array the write finds by its own
                 // key (`keys._id` and `keys.$.used`): the element of that

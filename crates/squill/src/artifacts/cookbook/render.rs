@@ -180,22 +180,21 @@ fn expr(lang: Lang, e: &Expr) -> String {
             q(&format!("${a}")),
             q(&format!("${b}"))
         ),
+        Expr::Added {
+            test,
+            path,
+            amount,
+            negative,
+            value,
+        } => format!(
+            "{{{}: [{{{}: [{}, {amount}]}}, {}]}}",
+            q(test.operator()),
+            q(if *negative { "$subtract" } else { "$add" }),
+            q(&format!("${path}")),
+            literal(lang, value)
+        ),
         Expr::Test(t, v) => {
-            let v = match v {
-                crate::model::Literal::Number(n) => number(*n),
-                crate::model::Literal::Text(w) => q(w),
-                crate::model::Literal::Bool(b) => match (lang, b) {
-                    (Lang::Python, true) => "True".into(),
-                    (Lang::Python, false) => "False".into(),
-                    (_, b) => b.to_string(),
-                },
-                // The caller's amount: the parameter of that name.
-                crate::model::Literal::Amount(a) => a.clone(),
-                // Another field, as an aggregation expression: only
-                // `pipeline::test` spells one (a filter compares two
-                // fields with `Expr::Fields`, under `$expr`).
-                crate::model::Literal::Field(f) => q(&format!("${f}")),
-            };
+            let v = literal(lang, v);
             match t {
                 crate::model::Test::Eq => v,
                 t => format!("{{{}: {v}}}", q(t.operator())),
@@ -254,6 +253,26 @@ fn expr(lang: Lang, e: &Expr) -> String {
             let op = if *descending { "$lt" } else { "$gt" };
             format!("{{{}: {param}}}", q(op))
         }
+    }
+}
+
+/// The value a condition compares with, in `lang`.
+fn literal(lang: Lang, v: &crate::model::Literal) -> String {
+    match v {
+        crate::model::Literal::Number(n) => number(*n),
+        crate::model::Literal::Text(w) => q(w),
+        crate::model::Literal::Bool(b) => match (lang, b) {
+            (Lang::Python, true) => "True".into(),
+            (Lang::Python, false) => "False".into(),
+            (_, b) => b.to_string(),
+        },
+        // The caller's amount, or a value the caller passes for the
+        // test: the parameter of that name.
+        crate::model::Literal::Amount(a) | crate::model::Literal::Param(a) => a.clone(),
+        // Another field, as an aggregation expression: `pipeline::test`
+        // and `$expr` spell one so (a filter compares two fields with
+        // `Expr::Fields`, under `$expr`).
+        crate::model::Literal::Field(f) => q(&format!("${f}")),
     }
 }
 
@@ -2504,11 +2523,13 @@ operations:
             .expect("the refresh of the copies in the paths");
         refresh.conditions.push(crate::design::StepCondition {
             path: "path._id".to_string(),
+            plus: None,
             test: crate::model::Test::Ne,
             value: crate::model::Literal::Text("root".to_string()),
         });
         refresh.conditions.push(crate::design::StepCondition {
             path: "path.name".to_string(),
+            plus: None,
             test: crate::model::Test::Ne,
             value: crate::model::Literal::Text("archived".to_string()),
         });

@@ -891,6 +891,7 @@ impl Planner<'_> {
         ];
         step.conditions = vec![crate::design::StepCondition {
             path: "count".to_string(),
+            plus: None,
             test: crate::model::Test::Eq,
             value: crate::model::Literal::Number(1.0),
         }];

@@ -18,8 +18,9 @@ fn condition_text(c: &Condition) -> String {
         Literal::Text(t) => t.clone(),
         Literal::Bool(b) => b.to_string(),
         Literal::Amount(a) | Literal::Field(a) => a.clone(),
+        Literal::Param(p) => format!(":{p}"),
     };
-    format!("{} {} {value}", c.field, c.test.symbol())
+    format!("{} {} {value}", c.left(), c.test.symbol())
 }
 
 impl<'a> Planner<'a> {
@@ -116,7 +117,7 @@ impl<'a> Planner<'a> {
         let (fields, tested): (Vec<&Condition>, Vec<&Condition>) = terms
             .conditions
             .iter()
-            .partition(|c| in_array && matches!(c.value, Literal::Field(_)));
+            .partition(|c| in_array && (matches!(c.value, Literal::Field(_)) || c.plus.is_some()));
         if !fields.is_empty() {
             plan.warnings.push(Warning::FieldsInElement {
                 operation: o.name.clone(),
@@ -129,6 +130,7 @@ impl<'a> Planner<'a> {
             .into_iter()
             .map(|c| StepCondition {
                 path: acc.path(&c.field),
+                plus: c.plus.clone(),
                 test: c.test,
                 value: match &c.value {
                     // The other field, at its path in this design.
@@ -467,7 +469,9 @@ impl<'a> Planner<'a> {
                     crate::model::Literal::Text(t) => t.clone(),
                     crate::model::Literal::Number(n) => n.to_string(),
                     crate::model::Literal::Bool(b) => b.to_string(),
-                    crate::model::Literal::Amount(a) | crate::model::Literal::Field(a) => a.clone(),
+                    crate::model::Literal::Amount(a)
+                    | crate::model::Literal::Field(a)
+                    | crate::model::Literal::Param(a) => a.clone(),
                 },
             })
             .collect();

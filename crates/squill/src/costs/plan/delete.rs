@@ -197,6 +197,7 @@ impl<'a> Planner<'a> {
                     .iter()
                     .map(|c| crate::design::StepCondition {
                         path: acc.path(&c.field),
+                        plus: c.plus.clone(),
                         test: c.test,
                         value: c.value.clone(),
                     })

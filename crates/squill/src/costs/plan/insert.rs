@@ -488,40 +488,8 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let entity = f.model.entity(e);
-        for combination in &entity.unique {
-            // Documents without a key index it as null, and two nulls
-            // collide: a key some documents lack (an optional field, or
-            // every key of the other kinds in a polymorphic collection)
-            // makes the index partial, over the documents that have it.
-            let mut partial: Vec<PartialCondition> = Vec::new();
-            if let Some(kind) = &acc.kind {
-                partial.push(PartialCondition::Equals {
-                    path: "kind".to_string(),
-                    value: kind.clone(),
-                });
-            }
-            let keys: Option<Vec<(String, i32)>> = step.and_then(|_| {
-                combination
-                    .iter()
-                    .map(|k| {
-                        let (path, optional) = match k {
-                            KeyPart::Field(name) => (
-                                acc.path(name),
-                                entity.field(name).is_some_and(|x| !x.required),
-                            ),
-                            KeyPart::Parent(r) => {
-                                let rel = f.model.relationship(*r);
-                                let p = self.parent_ref_path(*r)?;
-                                (acc.path(&p), rel.parents.min == 0)
-                            }
-                        };
-                        if optional {
-                            partial.push(PartialCondition::Exists { path: path.clone() });
-                        }
-                        Some((path, 1))
-                    })
-                    .collect()
-            });
+        for (combination, (keys, partial)) in entity.unique.iter().zip(self.unique_keys(e)) {
+            let keys = keys.filter(|_| step.is_some());
             match (keys, step) {
                 (Some(keys), Some(step)) => plan.indexes.push(IndexNeed {
                     collection: acc.collection.clone(),
@@ -548,6 +516,73 @@ impl<'a> Planner<'a> {
                 }),
             }
         }
+    }
+}
+
+/// An index's keys with their directions.
+type IndexKeys = Vec<(String, i32)>;
+
+impl Planner<'_> {
+    /// The index keys of each `unique:` combination of `e`, at their paths
+    /// in the design, with the conditions that make the index partial: a
+    /// key some documents lack (an optional field, or every key of the
+    /// other kinds in a polymorphic collection) is indexed as null, and
+    /// two nulls collide, so the index holds only the documents that have
+    /// it. `None` keys: the design keeps no reference the index could key.
+    fn unique_keys(&self, e: EntityId) -> Vec<(Option<IndexKeys>, Vec<PartialCondition>)> {
+        let f = self.facts;
+        let acc = self.access(e);
+        let entity = f.model.entity(e);
+        entity
+            .unique
+            .iter()
+            .map(|combination| {
+                let mut partial: Vec<PartialCondition> = Vec::new();
+                if let Some(kind) = &acc.kind {
+                    partial.push(PartialCondition::Equals {
+                        path: "kind".to_string(),
+                        value: kind.clone(),
+                    });
+                }
+                let keys: Option<Vec<(String, i32)>> = combination
+                    .iter()
+                    .map(|k| {
+                        let (path, optional) = match k {
+                            KeyPart::Field(name) => (
+                                acc.path(name),
+                                entity.field(name).is_some_and(|x| !x.required),
+                            ),
+                            KeyPart::Parent(r) => {
+                                let rel = f.model.relationship(*r);
+                                let p = self.parent_ref_path(*r)?;
+                                (acc.path(&p), rel.parents.min == 0)
+                            }
+                        };
+                        if optional {
+                            partial.push(PartialCondition::Exists { path: path.clone() });
+                        }
+                        Some((path, 1))
+                    })
+                    .collect();
+                (keys, partial)
+            })
+            .collect()
+    }
+
+    /// The unique indexes of `e`'s `unique:` combinations, as keys and
+    /// partial conditions, for an entity kept in documents of its own (an
+    /// embedded one has none that could enforce them): what the data
+    /// needs whatever the workload does, for `advise::build` to add where
+    /// no operation's plan carries them (no operation reads or writes the
+    /// entity: an admin tool or a migration loads it).
+    pub(crate) fn data_unique(&self, e: EntityId) -> Vec<(IndexKeys, Vec<PartialCondition>)> {
+        if !matches!(self.p.home.get(e.index()), Some(Home::Own)) {
+            return Vec::new();
+        }
+        self.unique_keys(e)
+            .into_iter()
+            .filter_map(|(keys, partial)| Some((keys?, partial)))
+            .collect()
     }
 }
 

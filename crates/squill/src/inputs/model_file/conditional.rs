@@ -8,7 +8,7 @@ use super::paths::sort_keys;
 use super::raw::{RawAmount, RawExpiry, RawOperation, S};
 use crate::model::{
     AmountOf, Condition, EntityId, Expiry, Field, FieldType, Increment, Literal, Model, Otherwise,
-    Test, WriteTerms,
+    Plus, Test, WriteTerms,
 };
 
 /// The kinds of operation a condition may guard.
@@ -387,7 +387,9 @@ fn numeric(ty: &FieldType) -> bool {
 }
 
 /// `remaining > 0`, `status = pending`: a field of the entity, a test, a
-/// constant of the field's kind.
+/// constant of the field's kind; or a value the caller passes
+/// (`version = expected`, `status = :wanted`); or, on the left, the field
+/// with the write's amount added (`available + rooms <= total`).
 fn condition(
     ctx: &mut Ctx<'_>,
     fields: &[Field],
@@ -409,8 +411,14 @@ fn condition(
         );
         return None;
     };
-    let (field, rest) = text.split_at(op_at);
-    let field = field.trim();
+    let (left, rest) = text.split_at(op_at);
+    let (field, added) = match left.find(['+', '-']) {
+        Some(i) => (
+            left[..i].trim(),
+            Some((left[i..].starts_with('-'), left[i + 1..].trim())),
+        ),
+        None => (left.trim(), None),
+    };
     let (test, value) = [
         ("!=", Test::Ne),
         ("<=", Test::Lte),
@@ -422,7 +430,7 @@ fn condition(
     ]
     .into_iter()
     .find_map(|(sym, t)| rest.strip_prefix(sym).map(|v| (t, v.trim())))?;
-    if value.is_empty() || field.is_empty() {
+    if value.is_empty() || field.is_empty() || added.is_some_and(|(_, a)| a.is_empty()) {
         ctx.error(
             at,
             format!("condition `{text}` needs a field on the left and a value on the right"),
@@ -442,24 +450,60 @@ fn condition(
         );
         return None;
     };
+    let plus = match added {
+        Some((negative, amount)) => {
+            Some(added_amount(ctx, at, text, f, amounts, negative, amount)?)
+        }
+        None => None,
+    };
+    // `:name`: a value the caller passes for the test, whatever the
+    // field holds (a word on its own is a constant there).
+    let (value, named) = match value.strip_prefix(':') {
+        Some(name) => (name.trim(), true),
+        None => (value, false),
+    };
+    if named && !is_name(value) {
+        ctx.error(
+            at,
+            format!("condition `{text}`: `:{value}` is not a name for a value the caller passes"),
+            "not a name",
+            Some("a letter or `_`, then letters, digits and `_` (`status = :wanted`)".into()),
+        );
+        return None;
+    }
     let amount = amounts.iter().any(|(n, _)| n == value);
     // A bare name of another field of the entity (not one of the tested
     // field's own values, not the caller's amount): the two fields are
     // compared (`used < quota`). A quoted word stays a word.
-    let other = (!amount && !f.enum_values.iter().any(|v| v == value))
+    let other = (!named && !amount && !f.enum_values.iter().any(|v| v == value))
         .then(|| fields.iter().find(|g| g.name == value && g.name != f.name))
         .flatten();
-    let literal = if let Some(g) = other {
+    // A name where a number or a date is tested, and no field's, no
+    // amount's, nor a misspelling of an amount: the caller's value, as
+    // an ORM passes the version it read (`version = expected`).
+    let caller_value = |value: &str| {
+        is_name(value)
+            && !amount
+            && !fields.iter().any(|g| g.name == value)
+            && super::error::closest(value, amounts.iter().map(|(n, _)| n.as_str())).is_none()
+    };
+    let literal = if named && !(amount && numeric(&f.ty)) {
+        Literal::Param(value.to_string())
+    } else if let Some(g) = other {
         compared_field(ctx, at, text, f, g)?
     } else if numeric(&f.ty) {
         match value.parse::<f64>() {
             Ok(n) if n.is_finite() => Literal::Number(n),
             _ if amount => Literal::Amount(value.to_string()),
+            _ if caller_value(value) => Literal::Param(value.to_string()),
             _ => {
                 not_a_value(ctx, at, text, f, fields, entity, amounts, value);
                 return None;
             }
         }
+    } else if plus.is_some() {
+        // `added_amount` refuses a field that is not a number first.
+        return None;
     } else if amount {
         ctx.error(
             at,
@@ -473,6 +517,8 @@ fn condition(
             )),
         );
         return None;
+    } else if f.ty == FieldType::Date && caller_value(value) {
+        Literal::Param(value.to_string())
     } else if f.ty == FieldType::Bool {
         match value {
             "true" => Literal::Bool(true),
@@ -484,7 +530,9 @@ fn condition(
                         "condition `{text}`: `{field}` is true or false, and `{value}` is neither"
                     ),
                     "not a boolean",
-                    None,
+                    Some(format!(
+                        "write `true` or `false`, or `:{value}` for a value the caller passes"
+                    )),
                 );
                 return None;
             }
@@ -497,7 +545,14 @@ fn condition(
                 at,
                 format!("condition `{text}`: `{word}` is not one of the values of `{field}`"),
                 "not a value of the field",
-                suggestion(word, allowed.iter().map(String::as_str)),
+                suggestion(word, allowed.iter().map(String::as_str)).or_else(|| {
+                    is_name(word).then(|| {
+                        format!(
+                            "one of {}, or `{field} = :{word}` for a value the caller passes",
+                            allowed.join(", ")
+                        )
+                    })
+                }),
             );
             return None;
         }
@@ -505,8 +560,53 @@ fn condition(
     };
     Some(Condition {
         field: field.to_string(),
+        plus,
         test,
         value: literal,
+    })
+}
+
+/// `available + rooms`: the write's amount added to a number field, so
+/// the condition tests the value the write leaves (`<= total`). The
+/// amount must be one the write's `increments` take from the caller.
+fn added_amount(
+    ctx: &mut Ctx<'_>,
+    at: Option<super::error::Position>,
+    text: &str,
+    f: &Field,
+    amounts: &[(String, FieldType)],
+    negative: bool,
+    amount: &str,
+) -> Option<Plus> {
+    let field = &f.name;
+    if !numeric(&f.ty) {
+        ctx.error(
+            at,
+            format!(
+                "condition `{text}` adds `{amount}` to `{field}`, which holds {}: only a number takes an amount",
+                kind_of(&f.ty)
+            ),
+            "not a number",
+            Some(format!("compare `{field}` alone (`{field} = value`)")),
+        );
+        return None;
+    }
+    if !amounts.iter().any(|(n, _)| n == amount) {
+        ctx.error(
+            at,
+            format!(
+                "condition `{text}` adds `{amount}` to `{field}`, and `{amount}` is no amount the write takes from the caller"
+            ),
+            "amount never passed",
+            suggestion(amount, amounts.iter().map(|(n, _)| n.as_str())).or(Some(format!(
+                "the condition tests the value the write leaves: name the amount in the write's `increments` (`{field}: {amount}`)"
+            ))),
+        );
+        return None;
+    }
+    Some(Plus {
+        amount: amount.to_string(),
+        negative,
     })
 }
 
@@ -598,14 +698,16 @@ fn not_a_value(
             None,
         )
     } else if is_name(value) {
+        // Only a name close to one of the write's amounts reaches here:
+        // any other is the caller's value (`version = expected`).
         (
             format!(
-                "condition `{text}`: `{value}` is neither a number nor an amount the write takes from the caller"
+                "condition `{text}`: `{value}` is no amount the write takes, and is close to one"
             ),
-            "amount never passed",
-            suggestion(value, amounts.iter().map(|(n, _)| n.as_str())).or(Some(format!(
-                "write a number (`{field} > 0`), or, for an amount the caller passes, name it in the write's `increments` (`{field}: -{value}`)"
-            ))),
+            "amount misspelt?",
+            suggestion(value, amounts.iter().map(|(n, _)| n.as_str())).map(|s| {
+                format!("{s} A value the caller passes for the test alone is written with a colon: `:{value}`")
+            }),
         )
     } else {
         (

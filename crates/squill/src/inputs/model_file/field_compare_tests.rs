@@ -37,6 +37,7 @@ fn a_condition_compares_two_fields_of_one_kind() {
         t.conditions,
         vec![Condition {
             field: "used".into(),
+            plus: None,
             test: Test::Lt,
             value: Literal::Field("quota".into()),
         }]

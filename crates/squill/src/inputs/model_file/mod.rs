@@ -41,6 +41,8 @@ mod write;
 #[cfg(test)]
 mod amount_tests;
 #[cfg(test)]
+mod caller_value_tests;
+#[cfg(test)]
 mod capacity_tests;
 #[cfg(test)]
 mod field_compare_tests;

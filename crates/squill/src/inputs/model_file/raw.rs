@@ -605,9 +605,12 @@ pub(super) struct RawOperation {
     /// Conditions on the current document the write applies only under:
     /// `["remaining > 0", "status = pending"]` (`=`, `!=`, `<`, `<=`, `>`,
     /// `>=`; a number, `true`, `false`, a word, the name of an amount the
-    /// caller passes that `increments` names: `available >= quantity`, or
-    /// another field of the entity of the same kind: `used < quota`).
-    /// Update, delete, link, unlink, claim.
+    /// caller passes that `increments` names: `available >= quantity`,
+    /// another field of the entity of the same kind: `used < quota`, or a
+    /// value the caller passes for the test: `version = expected`, `status
+    /// = :wanted`). On the left, a number field may take the write's
+    /// amount: `available + rooms <= total`. Update, delete, link, unlink,
+    /// claim.
     #[schemars(with = "Option<Vec<ConditionText>>")]
     pub when: Option<Vec<S<String>>>,
     /// What the application does when the write matches nothing: `fail`
@@ -650,13 +653,17 @@ pub(super) enum AmountSchema {
 }
 
 /// A condition of a write: `field OP value`, the value a constant, an
-/// amount the caller passes, or another field of the entity (`used < quota`).
+/// amount the caller passes, another field of the entity (`used < quota`),
+/// or a value the caller passes (`version = expected`, `status = :wanted`);
+/// the field may take the write's amount (`available + rooms <= total`).
 #[derive(JsonSchema)]
 #[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "Condition")]
 pub(crate) struct ConditionText(
-    #[schemars(regex(pattern = r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(=|==|!=|<|<=|>|>=)\s*\S.*$"))]
+    #[schemars(regex(
+        pattern = r"^\s*[A-Za-z_][A-Za-z0-9_]*(\s*[-+]\s*[A-Za-z_][A-Za-z0-9_]*)?\s*(=|==|!=|<|<=|>|>=)\s*\S.*$"
+    ))]
     String,
 );
 

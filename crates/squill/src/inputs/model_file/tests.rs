@@ -1447,11 +1447,13 @@ fn a_write_may_state_a_condition_a_claim_and_an_expiry() {
         vec![
             Condition {
                 field: "remaining".into(),
+                plus: None,
                 test: Test::Gt,
                 value: Literal::Number(0.0)
             },
             Condition {
                 field: "state".into(),
+                plus: None,
                 test: Test::Eq,
                 value: Literal::Text("open".into())
             }
@@ -1500,7 +1502,7 @@ fn conditions_and_expiry_that_do_not_read_are_errors() {
     let p = bad("'remaining > 0'", "'remainder > 0'");
     assert!(p[0].starts_with("m.yaml:20:12:"), "{p:?}");
     insta::assert_snapshot!(p[0]);
-    insta::assert_snapshot!(bad("'remaining > 0'", "'remaining > none'")[0]);
+    insta::assert_snapshot!(bad("'remaining > 0'", "'remaining > 1x'")[0]);
     insta::assert_snapshot!(bad("'state = open'", "'state = shut'")[0]);
     insta::assert_snapshot!(bad("'remaining > 0'", "'remaining 0'")[0]);
     insta::assert_snapshot!(bad("otherwise: undo", "otherwise: retry")[0]);

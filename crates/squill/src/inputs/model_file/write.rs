@@ -205,8 +205,10 @@ fn terms(out: &mut String, model: &Model, t: &crate::model::WriteTerms) {
                 crate::model::Literal::Text(w) => w.clone(),
                 crate::model::Literal::Bool(b) => b.to_string(),
                 crate::model::Literal::Amount(a) | crate::model::Literal::Field(a) => a.clone(),
+                // `:name` reads back as the caller's value whatever the field holds.
+                crate::model::Literal::Param(p) => format!(":{p}"),
             };
-            s(&format!("{} {} {value}", c.field, c.test.symbol()))
+            s(&format!("{} {} {value}", c.left(), c.test.symbol()))
         });
         let _ = writeln!(out, "    when: {}", list(items));
     }

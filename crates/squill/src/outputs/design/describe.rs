@@ -829,8 +829,13 @@ pub(crate) fn conditions(step: &Step) -> String {
                 crate::model::Literal::Bool(b) => b.to_string(),
                 crate::model::Literal::Amount(a) => format!("{a} (the caller's amount)"),
                 crate::model::Literal::Field(f) => format!("{f} (a field of the same document)"),
+                crate::model::Literal::Param(p) => format!("{p} (the caller's value)"),
             };
-            format!("{} {} {value}", c.path, c.test.symbol())
+            let left = crate::model::left_side(&c.path, c.plus.as_ref());
+            let amount = c.plus.as_ref().map_or(String::new(), |p| {
+                format!(", {} being the caller's amount", p.amount)
+            });
+            format!("{left} {} {value}{amount}", c.test.symbol())
         })
         .collect::<Vec<_>>()
         .join(" and ")

@@ -131,7 +131,9 @@ fn collection(out: &mut String, c: &Collection) {
     }
     out.push_str("| index | keys | unique | used by |\n|---|---|---|---|\n");
     for i in &c.indexes {
-        let mut used = if i.used_by.is_empty() {
+        let mut used = if i.kept_by_data {
+            "kept unique by the data (no operation of the workload uses it)".to_string()
+        } else if i.used_by.is_empty() {
             "(implicit)".to_string()
         } else {
             i.used_by.join(", ")

@@ -322,6 +322,8 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
                     words::count(ttl_indexes(c) as f64, "index")
                 );
             }
+        } else if index.kept_by_data {
+            line.push_str("  kept unique by the data (no operation of the workload uses it)");
         } else if index.used_by.is_empty() {
             line.push_str("  (implicit)");
         } else {
