@@ -876,6 +876,12 @@ pub enum ValueSource {
     /// Before the end of the window the read asks of `field`: a bucket's
     /// first date.
     WindowEnd { field: String },
+    /// After now less `seconds`: a document of an entity that expires
+    /// `seconds` after this date and is not yet past it. The TTL monitor
+    /// deletes it only up to a minute later, so a read or a claim that
+    /// must not see an expired document compares the date
+    /// (`model::expiry`).
+    Unexpired { seconds: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -521,6 +521,7 @@ fn test(f: &StepFilter) -> &'static str {
         (_, ValueSource::Missing) => "missing",
         (_, ValueSource::WindowStart { .. }) => "gte",
         (_, ValueSource::WindowEnd { .. }) => "lt",
+        (_, ValueSource::Unexpired { .. }) => "gt",
         (FilterOp::Eq, _) => "eq",
         (FilterOp::In, _) => "in",
         (FilterOp::Range, _) => "range",
@@ -550,6 +551,12 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
         ValueSource::Missing => "the array has room".to_string(),
         ValueSource::WindowStart { field } => format!("the start of the window on {field}"),
         ValueSource::WindowEnd { field } => format!("the end of the window on {field}"),
+        ValueSource::Unexpired { seconds } => {
+            format!(
+                "now less {} (not expired)",
+                words::duration_seconds(*seconds)
+            )
+        }
     }
 }
 
