@@ -67,7 +67,8 @@ def main():
 
     cookbook, books, examples = three_cookbooks.load(directory, uri, db_name, mongosh)
     op = cookbook.PLAN[op_name]
-    db = MongoClient(uri)[db_name]
+    # Aware dates, to compare with the ones inserted.
+    db = MongoClient(uri, tz_aware=True)[db_name]
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     for lang, book in books:
         db[coll].delete_many({})
