@@ -100,7 +100,11 @@ fn bucketed_children_expire_with_their_bucket() {
     // `expiry-lost` refuses layouts in the search now (audit45): the
     // bucket is not one of them, so the design breaks no such rule.
     let _ = model;
-    let lost: Vec<_> = d.findings.iter().filter(|f| f.rule == "expiry-lost").collect();
+    let lost: Vec<_> = d
+        .findings
+        .iter()
+        .filter(|f| f.rule == "expiry-lost")
+        .collect();
     assert!(lost.is_empty(), "{lost:?}");
 }
 
