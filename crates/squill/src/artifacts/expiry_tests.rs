@@ -32,6 +32,7 @@ operations:
   take_ticket: {claim: ticket, filter: {region: eq}, sort: queued_at, when: ['state = waiting'], changes: [state], rate: 500}
   make_preview: {insert: preview, rate: 2}
   preview_by_token: {read: preview, filter: {token: eq}, rate: 100}
+  touch_preview: {update: preview, filter: {_id: eq}, changes: [made_at], rate: 10}
 ";
 
 fn expiring() -> (crate::model::Model, crate::design::Design) {
@@ -45,7 +46,8 @@ fn expiring() -> (crate::model::Model, crate::design::Design) {
 /// Each language's claim takes the live ticket, not the older one that
 /// expired 30 s before and is still there; each language's lookup of a
 /// token shared by a live and an expired preview returns the live one
-/// alone. Without the test of the date (planted: `model::expiry` made
+/// alone; a touch of the expired preview by its id does not bring it
+/// back, a touch of the live one does. Without the test of the date (planted: `model::expiry` made
 /// nothing), the claim took the expired ticket and the lookup returned
 /// both, in all three languages.
 #[test]
@@ -82,6 +84,20 @@ fn claims_and_lookups_skip_expired_documents_against_a_server() {
         &out,
         "",
         &["ok: {lang} preview_by_token: returned the live preview, not the expired one"],
+    );
+    let out = run_check_script(
+        tools,
+        (&model, &design),
+        ("expiry-touch", "squill_expiry_touch", false),
+        (
+            "check_expiry.py",
+            &["touch_preview", "preview", "made_at", "3600"],
+        ),
+    );
+    says_in_each_language(
+        &out,
+        "",
+        &["ok: {lang} touch_preview: changed the live preview, not the expired one"],
     );
 }
 

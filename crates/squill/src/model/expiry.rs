@@ -16,7 +16,10 @@
 //!   whether the document is still valid;
 //! - a read sorted oldest first on the date the expiry counts from: its
 //!   first documents are exactly the expired ones the monitor has not yet
-//!   deleted.
+//!   deleted;
+//! - an update that sets that date (a session touched on each use): on an
+//!   expired document it would bring it back to life, or not, depending on
+//!   whether the monitor got there first.
 //!
 //! Each of these gets the test `field > now − life` in its filter. It is a
 //! range on the date the TTL index keys, so an index that serves the sort
@@ -42,7 +45,12 @@ pub fn compare_expiry(model: &mut Model) {
                 family,
                 ..
             } if family.is_empty() => (*entity, filter, sort.as_slice()),
-            OperationKind::Update { entity, filter, .. } if op.terms.is_conditional() => {
+            OperationKind::Update {
+                entity,
+                filter,
+                changes,
+                ..
+            } if op.terms.is_conditional() || sets_expiry(model, *entity, changes) => {
                 (*entity, filter, op.terms.claim.as_deref().unwrap_or(&[]))
             }
             _ => continue,
@@ -76,6 +84,16 @@ pub fn compare_expiry(model: &mut Model) {
             _ => {}
         }
     }
+}
+
+/// Whether an update changing `changes` sets the date `e`'s expiry
+/// counts from.
+fn sets_expiry(model: &Model, e: super::EntityId, changes: &[String]) -> bool {
+    model
+        .entity(e)
+        .expires
+        .as_ref()
+        .is_some_and(|x| changes.contains(&x.field))
 }
 
 /// Whether `filter` names one instance of `e`: by `_id` or a unique key,
@@ -118,6 +136,8 @@ operations:
   oldest: {read: ticket, filter: {region: eq}, sort: queued_at, limit: 10, rate: 10}
   newest: {read: ticket, filter: {region: eq}, sort: -queued_at, limit: 10, rate: 10}
   by_region: {read: ticket, filter: {region: eq}, rate: 10}
+  requeue: {update: ticket, filter: {_id: eq}, changes: [queued_at], rate: 1}
+  rename: {update: ticket, filter: {_id: eq}, changes: [region], rate: 1}
 ";
 
     /// The operations whose filter compares the ticket's life, by name.
@@ -137,12 +157,13 @@ operations:
             .collect()
     }
 
-    /// The claim, the lookup by a token and the read oldest first compare
-    /// the date; the newest first and the plain list (near misses: the
-    /// same entity, the same field) do not.
+    /// The claim, the lookup by a token, the read oldest first and the
+    /// update that moves the date compare it; the newest first, the plain
+    /// list and the update of another field (near misses: the same entity,
+    /// the same field or the same filter) do not.
     #[test]
     fn the_reads_that_must_not_see_an_expired_document_compare_the_date() {
-        assert_eq!(compared(TICKETS), ["take", "by_code", "oldest"]);
+        assert_eq!(compared(TICKETS), ["take", "by_code", "oldest", "requeue"]);
     }
 
     /// The test is the life stated, kept in full (the share of an age
@@ -176,6 +197,6 @@ operations:
     #[test]
     fn a_read_that_compares_the_date_itself_is_left_alone() {
         let yaml = TICKETS.replace("filter: {code: eq}", "filter: {code: eq, queued_at: range}");
-        assert_eq!(compared(&yaml), ["take", "oldest"]);
+        assert_eq!(compared(&yaml), ["take", "oldest", "requeue"]);
     }
 }
