@@ -507,6 +507,26 @@ impl Paint {
     }
 }
 
+/// The operations whose plan tests `field` of collection `c` against now
+/// less its life: the reads and claims that must not see an expired
+/// document (`model::expiry`).
+fn comparing_date(design: &Design, c: &str, field: &str) -> Vec<String> {
+    design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.steps.iter().any(|s| {
+                s.collection == c
+                    && s.filter.iter().any(|f| {
+                        f.path == field
+                            && matches!(f.value_from, crate::design::ValueSource::Unexpired { .. })
+                    })
+            })
+        })
+        .map(|p| p.operation.clone())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,24 +567,4 @@ mod tests {
         }
         out
     }
-}
-
-/// The operations whose plan tests `field` of collection `c` against now
-/// less its life: the reads and claims that must not see an expired
-/// document (`model::expiry`).
-fn comparing_date(design: &Design, c: &str, field: &str) -> Vec<String> {
-    design
-        .operations
-        .iter()
-        .filter(|p| {
-            p.steps.iter().any(|s| {
-                s.collection == c
-                    && s.filter.iter().any(|f| {
-                        f.path == field
-                            && matches!(f.value_from, crate::design::ValueSource::Unexpired { .. })
-                    })
-            })
-        })
-        .map(|p| p.operation.clone())
-        .collect()
 }
