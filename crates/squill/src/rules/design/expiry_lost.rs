@@ -47,13 +47,21 @@ pub struct ExpiryLost {
 
 explain!(ExpiryLost, |w| {
     let plural = words::plural(&w.entity);
+    let holder = words::a(&w.holder);
+    // What stays behind, said of what the holder keeps: an embedded array
+    // capped at its maximum fills with expired elements for good; ids and
+    // copies outlive the documents the TTL index deletes.
     let what = match w.kept.as_str() {
-        "embedded" => format!("{plural} embedded in {}", words::a(&w.holder)),
-        "ids" => format!("the ids of {plural} kept in {}", words::a(&w.holder)),
-        _ => format!("copies of {plural} kept in {}", words::a(&w.holder)),
+        "embedded" => format!(
+            "{plural} embedded in {holder} are never deleted, and an array capped at its maximum fills with expired ones for good"
+        ),
+        "ids" => format!(
+            "the ids of {plural} kept in {holder} stay after the {plural} are deleted, and the array grows with them"
+        ),
+        _ => format!("copies of {plural} kept in {holder} outlive the {plural}"),
     };
     format!(
-        "{} expires {} after its `{}`; a TTL index deletes whole documents only, so {what} are never deleted, and the array they fill stays full",
+        "{} expires {} after its `{}`; a TTL index deletes whole documents only, so {what}",
         w.entity,
         words::duration_seconds(w.expire_after_seconds),
         w.field
