@@ -21,6 +21,8 @@ mod external_tests;
 mod mongosh_server;
 // The same for the Python checks.
 #[cfg(test)]
+mod expiry_tests;
+#[cfg(test)]
 mod index_upgrade_tests;
 #[cfg(test)]
 #[allow(dead_code, reason = "the per-thread server is for the CLI's tests")]

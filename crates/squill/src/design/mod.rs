@@ -931,6 +931,12 @@ pub enum ValueSource {
     /// to `unit` (the bucket holding the start) to before its end: one
     /// range, with the children's own parameters (issue 41).
     WindowKey { field: String, unit: String },
+    /// After now less `seconds`: a document of an entity that expires
+    /// `seconds` after this date and is not yet past it. The TTL monitor
+    /// deletes it only up to a minute later, so a read or a claim that
+    /// must not see an expired document compares the date
+    /// (`model::expiry`).
+    Unexpired { seconds: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

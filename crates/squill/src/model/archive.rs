@@ -74,7 +74,8 @@ struct Horizon {
 
 impl Horizon {
     fn note(&mut self, f: &Filter) {
-        if let Some(age) = f.age.filter(|a| !a.older) {
+        // The life squill adds (`model::expiry`) is no age the reads ask.
+        if let Some(age) = f.age.filter(|a| !a.older && !a.expiry) {
             match &mut self.found {
                 None => self.found = Some((f.path[0].clone(), age.days)),
                 Some((field, days)) if *field == f.path[0] => *days = days.max(age.days),
@@ -496,6 +497,7 @@ impl Split<'_> {
             age: Some(Age {
                 days: self.days,
                 older: true,
+                expiry: false,
             }),
             ..Filter::new(
                 out,

@@ -11,6 +11,7 @@ mod capacity;
 mod cardinality;
 mod conditional;
 mod entity;
+mod expiry;
 mod growth;
 mod ids;
 mod junction;
@@ -37,6 +38,7 @@ pub use entity::{
     ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Density, Entity, EntityId, Field, FieldType, KeyPart,
     POLYGON_CORNERS,
 };
+pub use expiry::compare_expiry;
 pub use growth::{Growth, Percentile, Period};
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};

@@ -264,6 +264,11 @@ pub struct GeoArea {
 pub struct Age {
     pub days: f64,
     pub older: bool,
+    /// The range is the entity's life (`expires:`), added by squill to a
+    /// read or a claim that must not see an expired document
+    /// (`model::expiry`), not written in the model file.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub expiry: bool,
 }
 
 impl Age {

@@ -179,6 +179,9 @@ pub enum Expr {
     },
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
+    /// `{"$gt": now − seconds}`: a document of an entity that expires
+    /// `seconds` after this date, not yet past it (`model::expiry`).
+    Unexpired(u64),
     /// `{"$gte": param}`: a bucket whose last date is in or after a window.
     AtLeast(String),
     /// `{"$lt": param}`: a bucket whose first date is before a window's end.

@@ -402,6 +402,26 @@ const PY_INSERT_NEW_HELPER: &str = "\n\nfrom pymongo.errors import BulkWriteErro
      \x20       return {\"inserted_count\": len(docs) - len(errors)}\n";
 
 /// Whether an archive's insert skips what a run before it copied.
+/// Whether a read or a claim compares an expiring entity's date with now
+/// (`PY_ALIVE_SINCE_HELPER`).
+fn compares_expiry(ops: &[OpCode]) -> bool {
+    ops.iter().any(|o| {
+        o.steps.iter().any(|s| {
+            s.filter
+                .iter()
+                .any(|(_, e)| matches!(e, code::Expr::Unexpired(_)))
+        })
+    })
+}
+
+/// Now less an entity's life, for the test of a document not yet expired
+/// (JavaScript computes it inline: `new Date(Date.now() - n * 1000)`).
+const PY_ALIVE_SINCE_HELPER: &str = "\n\nimport datetime  # noqa: E402 (only a read of what expires needs it)\n\n\n\
+     def _alive_since(seconds):\n\
+     \x20   \"\"\"The oldest date of a document that expires `seconds` after it and is not yet expired: the\n\
+     \x20   TTL monitor deletes it up to a minute later, so a read that must not see it compares.\"\"\"\n\
+     \x20   return datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=seconds)\n";
+
 fn inserts_new(ops: &[OpCode]) -> bool {
     ops.iter()
         .any(|o| o.steps.iter().any(|s| s.skip_duplicates))
@@ -743,6 +763,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::WithinArea(p) => json!({"within": p}),
         Expr::Intersects(p) => json!({"intersects": p}),
         Expr::Below(n) => json!({"below": n}),
+        Expr::Unexpired(n) => json!({"unexpired": n}),
         Expr::RoomFor { max, list } => json!({"room_for": [max, list]}),
         Expr::Items(list) => json!({"items": list}),
         Expr::RoomIn { array, max, list } => json!({"room_in": [array, max, list]}),
@@ -884,6 +905,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     }
     if amount::takes_amounts(ops) {
         out.push_str(amount::PY_HELPER);
+    }
+    if compares_expiry(ops) {
+        out.push_str(PY_ALIVE_SINCE_HELPER);
     }
     for op in ops {
         out.push_str("\n\n");

@@ -525,6 +525,7 @@ impl Builder<'_> {
                 None
             }
             ValueSource::Below { limit } => return Expr::Below(*limit),
+            ValueSource::Unexpired { seconds } => return Expr::Unexpired(*seconds),
             ValueSource::RoomFor { limit } => {
                 return Expr::RoomFor {
                     max: *limit,

@@ -109,6 +109,11 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::WithinArea(p) => format!("{{\"$geoWithin\": {{\"$geometry\": {p}}}}}"),
         Expr::Intersects(p) => format!("{{\"$geoIntersects\": {{\"$geometry\": {p}}}}}"),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
+        // Now less the life, computed when the operation runs.
+        Expr::Unexpired(n) => match lang {
+            Lang::Python => format!("{{\"$gt\": _alive_since({n})}}"),
+            _ => format!("{{\"$gt\": new Date(Date.now() - {n} * 1000)}}"),
+        },
         Expr::RoomFor { max, list } => match lang {
             Lang::Python => format!("{{\"$lte\": {max} - len({list})}}"),
             _ => format!("{{\"$lte\": {max} - {list}.length}}"),
@@ -1537,6 +1542,13 @@ fn fails_when_nothing(op: &OpCode, step: &StepCode) -> Option<String> {
                 format!("no {} to claim", step.collection)
             } else {
                 format!("no {} met the conditions of the write", step.collection)
+            };
+            // The same write may also guard an array's room: a full array
+            // is not the business condition (a night sold out), and the
+            // caller must be told it may be either (audit45 gap 4).
+            let what = match full_guard(op, step) {
+                Some((array, _)) => format!("{what}, or its {array} is full"),
+                None => what,
             };
             q(&format!("{}: nothing matched ({what})", op.name))
         })

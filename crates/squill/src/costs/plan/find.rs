@@ -361,7 +361,7 @@ impl<'a> Planner<'a> {
             further,
         }) = c.related.clone()
         else {
-            return (acc.path(&c.path.join(".")), ValueSource::Param);
+            return (acc.path(&c.path.join(".")), own_value(f.model, e, c));
         };
         let rel = f.model.relationship(r);
         let layout = self.layout(r);
@@ -487,5 +487,15 @@ impl<'a> Planner<'a> {
                 }
             }
         }
+    }
+}
+
+/// Where the value of a test of `e`'s own field comes from: the caller's
+/// parameter, or, for the life of an entity that expires (`Age::expiry`,
+/// added by `model::expiry`), now less that life.
+pub(super) fn own_value(model: &crate::model::Model, e: EntityId, c: &Filter) -> ValueSource {
+    match (&model.entity(e).expires, c.age) {
+        (Some(x), Some(age)) if age.expiry => ValueSource::Unexpired { seconds: x.seconds },
+        _ => ValueSource::Param,
     }
 }

@@ -227,7 +227,13 @@ pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> ParsedOp {
     for (name, older) in [("since", false), ("before", true)] {
         if let Some(arg) = call(name) {
             match days(arg) {
-                Some(d) => out.age = Some(Age { days: d, older }),
+                Some(d) => {
+                    out.age = Some(Age {
+                        days: d,
+                        older,
+                        expiry: false,
+                    });
+                }
                 None => ctx.error(
                     ctx.pos(op),
                     format!("`{}`: an age is a number and a unit of time", op.value),

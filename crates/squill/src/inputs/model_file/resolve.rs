@@ -152,6 +152,8 @@ fn age_shares(ctx: &mut Ctx<'_>, model: &mut Model) {
             );
         }
     }
+    // Before the shares: the life each test adds is an age like any other.
+    crate::model::compare_expiry(model);
     model.fill_age_shares();
 }
 

@@ -786,7 +786,8 @@ fn a_range_may_say_an_age() {
         f.age,
         Some(crate::model::Age {
             days: 1.0,
-            older: false
+            older: false,
+            expiry: false
         })
     );
     // 5 comments a second for a day, of 2 M.

@@ -99,8 +99,11 @@ fn sort(keys: &[SortKey]) -> String {
 }
 
 fn filter(filters: &[Filter]) -> String {
+    // The test of an expiring entity's life is squill's, made again from
+    // `expires:` when the file is read (`model::expiry`).
     let items: Vec<String> = filters
         .iter()
+        .filter(|f| !f.age.is_some_and(|a| a.expiry))
         .map(|f| {
             let op = match (f.op, f.selectivity) {
                 // The age, not the share it keeps: the share follows from it.
@@ -108,6 +111,7 @@ fn filter(filters: &[Filter]) -> String {
                     let age = f.age.unwrap_or(crate::model::Age {
                         days: 0.0,
                         older: false,
+                        expiry: false,
                     });
                     let word = if age.older { "before" } else { "since" };
                     format!("{word}({} days)", age.days)

@@ -535,6 +535,7 @@ fn test(f: &StepFilter) -> &'static str {
         (_, ValueSource::Missing) => "missing",
         (_, ValueSource::WindowStart { .. }) => "gte",
         (_, ValueSource::WindowEnd { .. }) => "lt",
+        (_, ValueSource::Unexpired { .. }) => "gt",
         (FilterOp::Eq, _) => "eq",
         (FilterOp::In, _) => "in",
         (FilterOp::Range, _) => "range",
@@ -566,6 +567,12 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
         ValueSource::WindowEnd { field } => format!("the end of the window on {field}"),
         ValueSource::WindowKey { field, unit } => {
             format!("the window on {field}, its start truncated to the {unit}")
+        }
+        ValueSource::Unexpired { seconds } => {
+            format!(
+                "now less {} (not expired)",
+                words::duration_seconds(*seconds)
+            )
         }
     }
 }

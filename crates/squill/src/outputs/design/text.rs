@@ -21,7 +21,7 @@ pub fn render(design: &Design, color: bool) -> String {
     }
     heading(&mut out, p, "Collections");
     for collection in &design.collections {
-        render_collection(&mut out, p, collection);
+        render_collection(&mut out, p, collection, design);
     }
     heading(&mut out, p, "Relationships");
     if design.relationships.is_empty() {
@@ -245,7 +245,7 @@ fn heading(out: &mut String, p: Paint, title: &str) {
     let _ = writeln!(out, "{}", "─".repeat(title.chars().count()));
 }
 
-fn render_collection(out: &mut String, p: Paint, c: &Collection) {
+fn render_collection(out: &mut String, p: Paint, c: &Collection, design: &Design) {
     let _ = write!(out, "{}", p.bold(&c.name));
     let _ = write!(out, "  {} documents", words::int(c.documents));
     if !c.entities.is_empty() && (c.entities.len() > 1 || c.entities.first() != Some(&c.name)) {
@@ -298,6 +298,11 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
                 words::ttl_deleted(secs, &v(&index.keys[0].0)),
                 words::ttl_monitor_delay(secs, &v(&index.keys[0].0))
             );
+            // The operations that compare the date (`model::expiry`).
+            let exact = comparing_date(design, &c.name, &index.keys[0].0);
+            if !exact.is_empty() {
+                let _ = write!(line, "; compared by {}", v(&exact.join(", ")));
+            }
             // Children in buckets go with their bucket's newest one.
             if let Some(entity) = &index.expires_buckets_of {
                 let _ = write!(
@@ -519,6 +524,26 @@ impl Paint {
     fn rule(self, id: &str) -> String {
         self.wrap("36", &format!("[{id}]"))
     }
+}
+
+/// The operations whose plan tests `field` of collection `c` against now
+/// less its life: the reads and claims that must not see an expired
+/// document (`model::expiry`).
+fn comparing_date(design: &Design, c: &str, field: &str) -> Vec<String> {
+    design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.steps.iter().any(|s| {
+                s.collection == c
+                    && s.filter.iter().any(|f| {
+                        f.path == field
+                            && matches!(f.value_from, crate::design::ValueSource::Unexpired { .. })
+                    })
+            })
+        })
+        .map(|p| p.operation.clone())
+        .collect()
 }
 
 #[cfg(test)]

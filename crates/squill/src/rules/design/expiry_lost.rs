@@ -1,64 +1,116 @@
-//! `expiry-lost`: an entity the model says expires, kept by the design
-//! where no TTL index can delete it (inside another document): it is
-//! never deleted, and nothing else said so (audit44 D).
+//! `expiry-lost`: a layout that keeps an expiring entity (or ids or
+//! copies of it) inside another entity's documents, where no TTL index can
+//! delete it. An expiry the model states is a requirement, not a cost: the
+//! search refuses such a layout, as it refuses an unbounded array
+//! (audit44 D; audit45 gap 4: holds embedded in a night were never
+//! deleted, so after its 500th hold ever the night's array was full for
+//! good and refused every hold).
+//!
+//! Keeping the entity embedded and pulling the expired elements in each
+//! write that pushes one was weighed and not taken. MongoDB refuses `$push`
+//! and `$pull` on one path in one update, so every such write becomes an
+//! aggregation-pipeline update (`$filter` then `$concatArrays`), its cap
+//! guard a `$size` of the live elements under `$expr`, every read of the
+//! array a `$filter` by date, and a parent that is not written again keeps
+//! its expired elements for ever. A collection of its own, or buckets,
+//! where a TTL index deletes them, is one insert and one index.
 
 crate::rules::declare_rule! {
     id: "expiry-lost",
-    summary: "An entity that expires is kept where no TTL index can delete it (embedded in another document): it is never deleted",
+    summary: "An entity that expires is kept where no TTL index can delete it (inside another document, or as ids or copies in another document): refused",
     kind: Design,
-    severity: Warning,
+    severity: Error,
     sources: ["MongoDB manual: Expire Data from Collections by Setting TTL"],
-    check: Design(check),
+    check: Relationship { order: 32, check },
 }
 
-use crate::finding::{Evidence, Finding};
-use crate::rules::judge::DesignCheck;
+use crate::design::reason::explain;
+use crate::design::{Layout, Side};
+use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
 
-/// One warning per expiring entity that no collection of the design
-/// holds with a TTL index: a TTL index deletes whole documents, so an
-/// entity embedded in another's document is never deleted by it. An
-/// entity of its own, or in buckets (by the bucket's newest date), has
-/// its index (`advise::build`, `expiry_indexes`).
-pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
+/// An expiring entity that a layout keeps in another entity's documents.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExpiryLost {
+    /// The entity that expires.
+    pub entity: String,
+    /// The entity whose documents would keep it.
+    pub holder: String,
+    /// What the holder keeps of it: `embedded` (the entity itself), `ids`
+    /// (an array of its ids), `copies` (its fields copied).
+    pub kept: String,
+    /// The date the expiry counts from.
+    pub field: String,
+    pub expire_after_seconds: u64,
+}
+
+explain!(ExpiryLost, |w| {
+    let plural = words::plural(&w.entity);
+    let holder = words::a(&w.holder);
+    // What stays behind, said of what the holder keeps: an embedded array
+    // capped at its maximum fills with expired elements for good; ids and
+    // copies outlive the documents the TTL index deletes.
+    let what = match w.kept.as_str() {
+        "embedded" => format!(
+            "{plural} embedded in {holder} are never deleted, and an array capped at its maximum fills with expired ones for good"
+        ),
+        "ids" => format!(
+            "the ids of {plural} kept in {holder} stay after the {plural} are deleted, and the array grows with them"
+        ),
+        _ => format!("copies of {plural} kept in {holder} outlive the {plural}"),
+    };
+    format!(
+        "{} expires {} after its `{}`; a TTL index deletes whole documents only, so {what}",
+        w.entity,
+        words::duration_seconds(w.expire_after_seconds),
+        w.field
+    )
+});
+
+/// What `layout` keeps of one side's instances in the other side's
+/// documents: of the child in the parent, or of the parent in the child.
+fn kept(layout: &Layout, of: Side) -> Option<&'static str> {
+    match (of, layout) {
+        (Side::Child, Layout::Embed | Layout::Outlier { .. }) => Some("embedded"),
+        (Side::Child, Layout::Subset { .. }) => Some("copies"),
+        (Side::Parent, Layout::EmbedParentInChild) => Some("embedded"),
+        (Side::Child, l) if !l.copies_in(Side::Parent).is_empty() => Some("copies"),
+        (Side::Child, l) if l.parent_keeps_child_ids() => Some("ids"),
+        (Side::Parent, l) if matches!(l.many_sides(), Some((_, Some(_)))) => Some("ids"),
+        _ => None,
+    }
+}
+
+/// Forbids a layout that keeps an expiring child in its parent's
+/// documents (embedded, its ids, copies of it), or an expiring parent in
+/// its children's (folded in, its ids).
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let model = cx.facts.model;
-    let mut out = Vec::new();
-    for e in model.entity_ids() {
+    let rel = cx.rel();
+    for (of, e, holder) in [
+        (Side::Child, rel.child, rel.parent),
+        (Side::Parent, rel.parent, rel.child),
+    ] {
         let entity = model.entity(e);
         let Some(x) = &entity.expires else { continue };
-        let name = &entity.name;
-        let expires = cx.design.collections.iter().any(|c| {
-            c.entities.iter().any(|n| n == name)
-                && c.indexes.iter().any(|i| i.expire_after_seconds.is_some())
-        });
-        if expires {
-            continue;
+        if let Some(kept) = kept(cx.layout, of) {
+            return Some(Judgement::forbid(ExpiryLost {
+                entity: entity.name.clone(),
+                holder: model.entity(holder).name.clone(),
+                kept: kept.to_string(),
+                field: x.field.clone(),
+                expire_after_seconds: x.seconds,
+            }));
         }
-        let plural = words::plural(name);
-        out.push(Finding {
-            rule: RULE.id,
-            severity: RULE.default_severity,
-            message: format!(
-                "{name} expires {} after its `{}`, but the design keeps it inside other documents, where no TTL index deletes it: {plural} are never deleted",
-                words::duration_seconds(x.seconds),
-                x.field
-            ),
-            location: DesignCheck::at(format!("entities.{name}.expires")),
-            evidence: vec![
-                Evidence::new("entity", name.as_str()),
-                Evidence::new("expire_after_seconds", x.seconds),
-            ],
-            help: Some(format!(
-                "keep {plural} in a collection of their own or in buckets (pin the relationship's `layout:`), where a TTL index deletes them; or delete them with an operation of the workload (a `$pull` of the old ones), priced like any other write"
-            )),
-        });
     }
-    out
+    None
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
+    use super::{ExpiryLost, RULE};
+    use crate::rules::testing::{forbid, judge};
     use crate::settings::Settings;
 
     /// Sessions of a user, each deleted a day after its last use.
@@ -90,36 +142,59 @@ operations:
     rate: 20
 ";
 
-    fn findings_of(yaml: &str) -> Vec<crate::finding::Finding> {
-        let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
-        let settings = Settings::default();
-        let design = crate::advise::advise(&model, &settings, None).expect("a design");
-        let facts = crate::candidates::facts::Facts::new(&model, &settings, 0);
-        (super::check)(&crate::rules::judge::DesignCheck {
-            facts: &facts,
-            design: &design,
-        })
-    }
-
-    /// Embedded in the user: no TTL index can delete a session.
+    /// Embedded in the user, or as ids in the user: refused, with the
+    /// entity, its holder and the life stated as evidence.
     #[test]
-    fn fires_on_an_expiring_entity_embedded_in_another() {
-        let found = findings_of(&SESSIONS.replace("LAYOUT", "embed"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].rule, RULE.id);
-        assert!(
-            found[0]
-                .message
-                .starts_with("session expires 1 day after its `last_used`"),
-            "{}",
-            found[0].message
+    fn refuses_a_layout_that_keeps_an_expiring_child_in_its_parent() {
+        let yaml = SESSIONS.replace("    layout: LAYOUT\n", "");
+        let embedded: ExpiryLost = forbid(&RULE, &yaml, "sessions", "embed");
+        assert_eq!(
+            embedded,
+            ExpiryLost {
+                entity: "session".into(),
+                holder: "user".into(),
+                kept: "embedded".into(),
+                field: "last_used".into(),
+                expire_after_seconds: 86_400,
+            }
         );
+        let ids: ExpiryLost = forbid(&RULE, &yaml, "sessions", "child-references");
+        assert_eq!(ids.kept, "ids");
     }
 
-    /// The near miss: the same sessions in a collection of their own
-    /// have their TTL index.
+    /// The near miss: the same sessions in a collection of their own (the
+    /// parent's id in each) have their TTL index; and the same embedding
+    /// of a child that does not expire is not this rule's.
     #[test]
-    fn stays_quiet_when_the_entity_has_its_ttl_index() {
-        assert!(findings_of(&SESSIONS.replace("LAYOUT", "parent-reference")).is_empty());
+    fn stays_quiet_where_a_ttl_index_deletes_them() {
+        let yaml = SESSIONS.replace("    layout: LAYOUT\n", "");
+        assert_eq!(judge(&RULE, &yaml, "sessions", "parent-reference"), "-");
+        let lasting = yaml.replace("    expires: {from: last_used, after: 1 day}\n", "");
+        assert_eq!(judge(&RULE, &lasting, "sessions", "embed"), "-");
+    }
+
+    /// Unpinned, the search keeps the sessions where their TTL index
+    /// deletes them; pinned to `embed`, the design keeps the pin and says
+    /// it breaks the rule.
+    #[test]
+    fn the_search_refuses_it_and_a_pin_is_reported() {
+        let free = SESSIONS.replace("    layout: LAYOUT\n", "");
+        let design = design_of(&free);
+        let session = design
+            .collections
+            .iter()
+            .find(|c| c.entities.iter().any(|e| e == "session"))
+            .expect("a collection holds sessions");
+        assert_eq!(session.name, "session");
+        assert!(session.indexes.iter().any(|i| i.expire_after_seconds == Some(86_400)));
+        let pinned = design_of(&SESSIONS.replace("LAYOUT", "embed"));
+        let found: Vec<_> = pinned.findings.iter().filter(|f| f.rule == RULE.id).collect();
+        assert_eq!(found.len(), 1, "{:?}", pinned.findings);
+        assert!(found[0].message.contains("never deleted"), "{}", found[0].message);
+    }
+
+    fn design_of(yaml: &str) -> crate::design::Design {
+        let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
+        crate::advise::advise(&model, &Settings::default(), None).expect("a design")
     }
 }
