@@ -211,6 +211,14 @@ def shift(v):
     return v
 
 
+def truncated(v, unit):
+    """`v` cut to the start of its `unit`, as the cookbook does."""
+    zero = {"month": dict(day=1, hour=0, minute=0, second=0, microsecond=0),
+            "day": dict(hour=0, minute=0, second=0, microsecond=0),
+            "hour": dict(minute=0, second=0, microsecond=0)}.get(unit, dict(second=0, microsecond=0))
+    return v.replace(**zero)
+
+
 def new_id(db, coll, like):
     """An `_id` no document of `coll` has, of the type the design gives it:
     an ObjectId, or for a key kept from a table (an integer) the next one."""
@@ -339,8 +347,24 @@ def unheld(db, coll, doc, keep=()):
     return doc
 
 
+def now_utc():
+    """Now, as pymongo gives dates back (UTC, without a zone)."""
+    return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+
+
+def revive(db, plan):
+    """Every document a step tests as not yet expired (`date > now − life`)
+    made alive: synthetic dates lie in the past, so each would be expired,
+    and the read or claim would rightly find none."""
+    for step in plan["steps"]:
+        for path, expr in step["filter"]:
+            if "unexpired" in expr and "." not in path:
+                db[step["collection"]].update_many({path: {"$exists": True}}, {"$set": {path: now_utc()}})
+
+
 def sample_params(db, plan, examples):
     """A value for each parameter, taken from the loaded data."""
+    revive(db, plan)
     values = {}
     # A keyset page's last key seen (and its `_id`): none, the first page,
     # which build_filter counts; check_cookbook_effects.js walks the pages.
@@ -354,6 +378,12 @@ def sample_params(db, plan, examples):
             expr.get("after_id"),
             *(param for _, param, _ in expr.get("then", [])),
         )
+    }
+    windows = {
+        expr["key_in_window"]["from"]
+        for step in plan["steps"]
+        for _, expr in step["filter"]
+        if "key_in_window" in expr
     }
     for p in plan["params"]:
         coll, path, kind = p["collection"], p["path"], p["kind"]
@@ -383,12 +413,17 @@ def sample_params(db, plan, examples):
         found = db[coll].find_one({path: {"$exists": True}}, sort=[("_id", 1)])
         if kind in ("from", "to"):
             found = related_doc(db, plan, coll, path, values) or found
+        # A window over time buckets starts at the earliest child, so the
+        # read finds every bucket of the parent sampled (a later start
+        # may leave none of them in the window).
+        if kind == "from" and p["name"] in windows:
+            found = db[coll].find_one({path: {"$exists": True}}, sort=[(path, 1)])
         vals = at_path(found, path) if found else []
         if kind in ("item", "items"):
             vals = [x for v in at_path(found, path) for x in (v if isinstance(v, list) else [v])] if found else []
         if not vals:
             raise RuntimeError(f"no value for parameter {p['name']} at {coll}.{path}")
-        v = vals[0]
+        v = min(vals) if kind == "from" and p["name"] in windows else vals[0]
         # A batch's new elements (`count:` above 1): a list of one.
         if kind in ("list", "items"):
             v = [v]
@@ -467,6 +502,14 @@ def build_filter(step, params, results):
         elif "range" in expr:
             a, b = expr["range"]
             filt[path] = {"$gte": params[a], "$lt": params[b]}
+        elif "unexpired" in expr:
+            filt[path] = {"$gt": now_utc() - datetime.timedelta(seconds=expr["unexpired"])}
+        elif "key_in_window" in expr:
+            # A time bucket's key in its children's window: from the
+            # window's start truncated to the bucket's unit (render.rs,
+            # `truncated`), to before its end.
+            w = expr["key_in_window"]
+            filt[path] = {"$gte": truncated(params[w["from"]], w["unit"]), "$lt": params[w["to"]]}
         elif "ids_from" in expr or "ids_from_all" in expr:
             # One earlier step's ids, or several steps' together (an
             # outlier's children in their parents' arrays and apart).

@@ -63,11 +63,24 @@ def outlier_feed(op):
     if inside is None or apart is None:
         return None
     param = op["steps"][0]["filter"][0][1].get("eq")
-    return inside, apart, last, param
+    # The feed's other parameters (the tenant the posts are read in, a
+    # game): one value each, held by every document a step tests with it.
+    scoped = {}
+    for p in op["params"]:
+        if p["name"] == param:
+            continue
+        fields = {(s["collection"], f) for s in op["steps"] for f, e in s["filter"] if e.get("eq") == p["name"] and "." not in f}
+        scoped[p["name"]] = (ObjectId(), fields)
+    return inside, apart, last, param, scoped
 
 
 def check(db, lang, book, name, found):
-    (parents, array, follower), (edges, edge_follower, edge_parent), last, param = found
+    (parents, array, follower), (edges, edge_follower, edge_parent), last, param, scoped = found
+
+    def held(coll):
+        """The fields of `coll`'s documents a step tests with a scoped
+        parameter, at its value."""
+        return {f: v for v, fields in scoped.values() for c, f in fields if c == coll}
     for coll in {parents, edges, last["collection"]}:
         db[coll].delete_many({})
     reader, embedded, overflow, other, stranger = (ObjectId() for _ in range(5))
@@ -75,19 +88,20 @@ def check(db, lang, book, name, found):
     # The reader follows `embedded` through a follow in its array and
     # `overflow` through one kept apart; `other` is followed by a stranger.
     db[parents].insert_many([
-        {"_id": reader, array: []},
-        {"_id": embedded, array: [{"_id": ObjectId(), follower: reader, edge_parent: embedded, "since": now}]},
-        {"_id": overflow, array: []},
-        {"_id": other, array: [{"_id": ObjectId(), follower: stranger, edge_parent: other, "since": now}]},
+        {"_id": reader, array: []} | held(parents),
+        {"_id": embedded, array: [{"_id": ObjectId(), follower: reader, edge_parent: embedded, "since": now}]} | held(parents),
+        {"_id": overflow, array: []} | held(parents),
+        {"_id": other, array: [{"_id": ObjectId(), follower: stranger, edge_parent: other, "since": now}]} | held(parents),
     ])
-    db[edges].insert_one({"_id": ObjectId(), edge_follower: reader, edge_parent: overflow, "since": now})
+    db[edges].insert_one({"_id": ObjectId(), edge_follower: reader, edge_parent: overflow, "since": now} | held(edges))
     (by, _), = [(p, e) for p, e in last["filter"] if "ids_from_all" in e]
     sort = last["sort"][0][0] if last["sort"] else "created_at"
     names = {embedded: "embedded", overflow: "overflow", other: "other"}
     for i, author in enumerate(names):
-        db[last["collection"]].insert_one({"_id": ObjectId(), by: author, sort: now + datetime.timedelta(minutes=i)})
+        db[last["collection"]].insert_one({"_id": ObjectId(), by: author, sort: now + datetime.timedelta(minutes=i)} | held(last["collection"]))
+    args = {param: reader} | {n: v for n, (v, _) in scoped.items()}
     try:
-        got = getattr(book, name)(db, **{param: reader})
+        got = getattr(book, name)(db, **args)
     except Exception as e:  # noqa: BLE001 - any failure of the call is the finding
         fail(f"{lang} {name}: the feed failed: {type(e).__name__}: {str(e)[:200]}")
         return

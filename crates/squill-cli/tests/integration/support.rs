@@ -348,6 +348,10 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
+        // SQUILL_KEEP_TMP=1 keeps the files of a failed check to read.
+        if std::env::var_os("SQUILL_KEEP_TMP").is_some() {
+            return;
+        }
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
