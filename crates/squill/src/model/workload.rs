@@ -135,8 +135,14 @@ impl Operation {
         let mut through = filter.iter().filter_map(|f| {
             let related = f.related.as_ref()?;
             let rel = model.relationship(related.relationship);
-            (rel.child == *entity && related.field == "_id" && f.op == FilterOp::Eq)
-                .then_some(related.relationship)
+            // The tenant's id carried down a chain (a sale's seller, through
+            // its product) scopes the read; the read is not of the
+            // tenant's children.
+            (rel.child == *entity
+                && related.field == "_id"
+                && f.op == FilterOp::Eq
+                && rel.tenant_chain.is_empty())
+            .then_some(related.relationship)
         });
         let r = through.next()?;
         // Besides the parent's id, only the child's own fields are tested.

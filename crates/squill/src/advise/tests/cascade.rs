@@ -359,58 +359,37 @@ relationships:
 /// were three). The comments carry it whether the model relates them to
 /// the workspace or leaves that to the chain through their issue.
 #[test]
-fn under_a_tenant_a_delete_by_id_reads_its_parent_only_when_children_lack_the_tenant() {
-    let carried = design(&tenant_model(
-        "  workspace_comments:
+fn under_a_tenant_a_delete_by_id_reads_no_parent_when_children_carry_the_tenant() {
+    let related = "  workspace_comments:
     parent: workspace
     child: comment
     children: {min: 0, typical: 40000, max: 1200000}
     child_field: workspace
     layout: parent-reference
-",
-    ));
-    let p = plan(&carried, "delete_issue");
-    let order: Vec<(&str, Action)> = p
-        .steps
-        .iter()
-        .map(|s| (s.collection.as_str(), s.action))
-        .collect();
-    assert_eq!(
-        order,
-        [
-            ("comment", Action::DeleteMany),
-            ("issue", Action::DeleteOne)
-        ],
-        "{:?}",
-        p.steps
-    );
-    let tested: Vec<&str> = p.steps[0].filter.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(tested, ["workspace", "issue"]);
-    assert_eq!(
-        p.steps[0].filter[1].value_from,
-        crate::design::ValueSource::Param
-    );
-    assert!(orphaned(p).is_empty());
-
-    // Without a relationship of their own to the workspace, the comments
-    // still carry its id: the tenant reaches every entity a one-parent
-    // chain ties to it (tenant45), so the issue is not read first either.
-    let apart = design(&tenant_model(""));
-    let p = plan(&apart, "delete_issue");
-    let order: Vec<(&str, Action)> = p
-        .steps
-        .iter()
-        .map(|s| (s.collection.as_str(), s.action))
-        .collect();
-    assert_eq!(
-        order,
-        [
-            ("comment", Action::DeleteMany),
-            ("issue", Action::DeleteOne)
-        ],
-        "{:?}",
-        p.steps
-    );
-    let tested: Vec<&str> = p.steps[0].filter.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(tested, ["workspace", "issue"]);
+";
+    for extra in [related, ""] {
+        let d = design(&tenant_model(extra));
+        let p = plan(&d, "delete_issue");
+        let order: Vec<(&str, Action)> = p
+            .steps
+            .iter()
+            .map(|s| (s.collection.as_str(), s.action))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("comment", Action::DeleteMany),
+                ("issue", Action::DeleteOne)
+            ],
+            "{extra:?}: {:?}",
+            p.steps
+        );
+        let tested: Vec<&str> = p.steps[0].filter.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(tested, ["workspace", "issue"], "{extra:?}");
+        assert_eq!(
+            p.steps[0].filter[1].value_from,
+            crate::design::ValueSource::Param
+        );
+        assert!(orphaned(p).is_empty());
+    }
 }
