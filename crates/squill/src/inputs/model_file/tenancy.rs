@@ -217,6 +217,41 @@ fn check_finders(
         if !family.is_empty() {
             continue;
         }
+        // Finding the tenant is looking up the one document that says
+        // which it is (an API key by its hash, a user by a login email):
+        // a count, or a read of many documents of every tenant, finds no
+        // tenant and would run across all of them.
+        let one = crate::model::identity(model, *entity, filter).is_some()
+            || filter.iter().any(|c| {
+                c.op == FilterOp::Eq
+                    && c.related.is_none()
+                    && c.path.len() == 1
+                    && model
+                        .entity(*entity)
+                        .field(&c.path[0])
+                        .and_then(|f| f.distinct)
+                        .is_some_and(|d| d >= model.entity(*entity).count)
+            });
+        if op.counts || !one {
+            ctx.error(
+                ctx.pos(flag),
+                format!(
+                    "operation `{}`: `finds_tenant` on a read that {}",
+                    name.value,
+                    if op.counts {
+                        "counts (a count finds no tenant; it would count every tenant's documents)"
+                    } else {
+                        "does not look up one document by a unique key (it would read every tenant's documents)"
+                    }
+                ),
+                "finds no tenant",
+                Some(format!(
+                    "a read that finds its tenant looks up one `{}` by a key unique across tenants (`unique: true`, or `distinct` equal to the count); otherwise drop `finds_tenant` and name the tenant",
+                    model.entity(*entity).name
+                )),
+            );
+            continue;
+        }
         let names_tenant = filter.iter().any(|c| {
             c.related
                 .as_ref()

@@ -205,6 +205,33 @@ fn with_finder(flag: &str) -> String {
         "  add: {insert: product, rate: 5}",
         &format!("  add: {{insert: product, rate: 5}}\n  log_in: {{read: customer, rate: 50, filter: {{name: eq}}{flag}}}"),
     )
+    // A login name is unique across stores: the one customer it finds
+    // says which store.
+    .replace(
+        "fields: {name: string(24)}",
+        "fields: {name: {type: string(24), unique: true}}",
+    )
+}
+
+/// A read that finds its tenant looks up one document by a key unique
+/// across tenants: a count, or a read of a name many customers share,
+/// would run across every store (review46 item 3).
+#[test]
+fn a_read_that_finds_its_tenant_looks_up_one_document() {
+    let shared = with_finder(", finds_tenant: true").replace(
+        "fields: {name: {type: string(24), unique: true}}",
+        "fields: {name: string(24)}",
+    );
+    let p = problems(&shared);
+    assert!(
+        p.iter()
+            .any(|x| x.contains("does not look up one document")),
+        "{p:?}"
+    );
+    let counted = with_finder(", finds_tenant: true, returns: count");
+    let p = problems(&counted);
+    assert!(p.iter().any(|x| x.contains("a read that counts")), "{p:?}");
+    assert!(parse("shop.yaml", &with_finder(", finds_tenant: true")).is_ok());
 }
 
 /// A read that finds its tenant gets no filter on it (issue 41: an API
