@@ -36,6 +36,22 @@ pub(crate) fn step_filter(s: &Step) -> String {
 
 /// A relationship's layout in words, for its decision: a one-to-one keeps a
 /// plain id where a one-to-many keeps an array.
+/// Whether `d`'s chosen layout is the only one no rule rejects, with no
+/// rule hit of its own to say why it was chosen (an expiring child whose
+/// every other layout keeps it inside another document): the report then
+/// says so, rather than print no reason at all.
+pub(crate) fn only_one_left(d: &crate::design::RelationshipDecision) -> bool {
+    d.rules.is_empty()
+        && !d.alternatives.is_empty()
+        && d.alternatives
+            .iter()
+            .all(|a| matches!(a.verdict, crate::design::Verdict::Rejected { .. }))
+}
+
+/// The sentence that says so.
+pub(crate) const ONLY_ONE_LEFT: &str =
+    "every other layout is rejected by a rule (see the alternatives)";
+
 pub(crate) fn decided(d: &crate::design::RelationshipDecision, layout: &Layout) -> String {
     match layout {
         Layout::ChildReferences if d.class == "one-to-one" => "the child's id in the parent".into(),

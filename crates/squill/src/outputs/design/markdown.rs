@@ -167,6 +167,9 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
         "**Decision:** {}\n",
         describe_markdown::decided(d, &d.chosen)
     );
+    if super::describe::only_one_left(d) {
+        let _ = writeln!(out, "Why: {}.\n", super::describe::ONLY_ONE_LEFT);
+    }
     if !d.rules.is_empty() {
         out.push_str("Why:\n\n");
         for hit in &d.rules {

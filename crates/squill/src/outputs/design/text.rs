@@ -363,6 +363,9 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
         "  decision: {}",
         p.green(&describe::decided(d, &d.chosen))
     );
+    if describe::only_one_left(d) {
+        let _ = writeln!(out, "  why: {}", describe::ONLY_ONE_LEFT);
+    }
     if !d.rules.is_empty() {
         out.push_str("  why:\n");
         for hit in &d.rules {
@@ -559,6 +562,41 @@ mod tests {
     #[test]
     fn every_variant_text() {
         insta::assert_snapshot!(render(&sample::every_variant(), false));
+    }
+
+    /// Class: a decision whose every alternative a rule rejects has no
+    /// rule hit of its own, and the report printed no reason at all
+    /// (review46 item 9: an expiring hold, every layout that keeps it in
+    /// the night rejected by expiry-lost).
+    #[test]
+    fn a_decision_left_by_rejections_says_so() {
+        let model = crate::inputs::model_file::parse(
+            "holds.yaml",
+            r"
+name: holds
+entities:
+  night: {count: 1000, fields: {available: int}}
+  hold:
+    count: 5000
+    fields: {created_at: date, rooms: int}
+    expires: {from: created_at, after: 15 minutes}
+relationships:
+  holds: {parent: night, child: hold, children: {typical: 5, max: 500}, child_field: night}
+operations:
+  night_holds: {read: night, rate: 100, filter: {_id: eq}, include: {holds: {}}}
+  hold: {insert: hold, links: [holds], rate: 10}
+",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = render(&d, false);
+        let block = text
+            .split("\n\n")
+            .find(|b| b.contains("holds  night"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(block.contains("rejected by [expiry-lost]"), "{block}");
+        assert!(block.contains("  why: "), "{block}");
     }
 
     #[test]
