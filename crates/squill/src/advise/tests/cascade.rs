@@ -65,6 +65,14 @@ fn orphaned(p: &OperationPlan) -> Vec<&str> {
         .collect()
 }
 
+/// Each step of `p` as its collection and action, in order.
+fn steps_of(p: &OperationPlan) -> Vec<(&str, Action)> {
+    p.steps
+        .iter()
+        .map(|s| (s.collection.as_str(), s.action))
+        .collect()
+}
+
 fn deletes_of<'p>(p: &'p OperationPlan, collection: &str) -> Vec<&'p crate::design::Step> {
     p.steps
         .iter()
@@ -172,11 +180,7 @@ fn grandchildren_go_and_children_with_a_life_of_their_own_stay() {
 ";
     let d = design(&model("parent-reference", extra, more, ""));
     let p = plan(&d, "delete_issue");
-    let order: Vec<(&str, Action)> = p
-        .steps
-        .iter()
-        .map(|s| (s.collection.as_str(), s.action))
-        .collect();
+    let order = steps_of(p);
     assert_eq!(
         order,
         [
@@ -220,11 +224,7 @@ fn children_kept_by_another_parent_go_with_its_upkeep_or_are_warned_of() {
     ));
     let p = plan(&d, "delete_issue");
     assert!(orphaned(p).is_empty(), "{:?}", p.warnings);
-    let order: Vec<(&str, Action)> = p
-        .steps
-        .iter()
-        .map(|s| (s.collection.as_str(), s.action))
-        .collect();
+    let order = steps_of(p);
     assert_eq!(
         order,
         [
@@ -285,11 +285,7 @@ operations:
 ",
     );
     let p = plan(&d, "finish");
-    let order: Vec<(&str, Action)> = p
-        .steps
-        .iter()
-        .map(|s| (s.collection.as_str(), s.action))
-        .collect();
+    let order = steps_of(p);
     assert_eq!(
         order,
         [
@@ -370,11 +366,7 @@ fn under_a_tenant_a_delete_by_id_reads_no_parent_when_children_carry_the_tenant(
     for extra in [related, ""] {
         let d = design(&tenant_model(extra));
         let p = plan(&d, "delete_issue");
-        let order: Vec<(&str, Action)> = p
-            .steps
-            .iter()
-            .map(|s| (s.collection.as_str(), s.action))
-            .collect();
+        let order = steps_of(p);
         assert_eq!(
             order,
             [
