@@ -90,7 +90,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 30] = [
+pub(crate) const FILES: [(&str, &str); 31] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -208,6 +208,10 @@ pub(crate) const FILES: [(&str, &str); 30] = [
         "counts-and-finders",
         include_str!("../tests/fixtures/counts-and-finders.yaml"),
     ),
+    (
+        "child-counts",
+        include_str!("../tests/fixtures/child-counts.yaml"),
+    ),
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
@@ -215,11 +219,13 @@ pub(crate) const FILES: [(&str, &str); 30] = [
 /// (check_bucket_elements.py), which writes buckets whose events it knows;
 /// so are `bucket-time-window` (check_bucket_window.py),
 /// `bucket-parent-reads` (check_bucket_parent_reads.py),
-/// `embedded-child-reads` (check_embedded_elements.py) and
+/// `embedded-child-reads` (check_embedded_elements.py),
+/// `child-counts` (check_child_counts.py) and
 /// `outlier-include-newest` (check_outlier_newest.py), which write
 /// documents whose children they know.
-const ONLY_BY_NAME: [&str; 5] = [
+const ONLY_BY_NAME: [&str; 6] = [
     "bucket-child-reads",
+    "child-counts",
     "bucket-time-window",
     "bucket-parent-reads",
     "embedded-child-reads",

@@ -19,7 +19,14 @@
 //!   deleted;
 //! - an update that sets that date (a session touched on each use): on an
 //!   expired document it would bring it back to life, or not, depending on
-//!   whether the monitor got there first.
+//!   whether the monitor got there first;
+//! - a count (`returns: count`): its number is the whole answer, with no
+//!   document for the caller to look at, and every expired document the
+//!   monitor has not reached is one too many. Its filter may test the
+//!   date already, with the caller's window (messages since the member
+//!   last read the channel); that window knows nothing of the life, so
+//!   the count keeps both tests (the other kinds keep a test of their own
+//!   and get none added).
 //!
 //! Each of these gets the test `field > now − life` in its filter. It is a
 //! range on the date the TTL index keys, so an index that serves the sort
@@ -59,14 +66,18 @@ pub fn compare_expiry(model: &mut Model) {
         let Some(x) = &entity.expires else { continue };
         let required = entity.field(&x.field).is_some_and(|f| f.required);
         let compared = filter.iter().any(|f| f.path == [x.field.as_str()]);
-        if !required || compared {
+        // A count's own test of the date is the caller's window (unread
+        // since the member last looked), which knows nothing of the life:
+        // both tests are kept.
+        let counts = op.counts && matches!(op.kind, OperationKind::Read { .. });
+        if !required || (compared && !counts) {
             continue;
         }
         let claims = matches!(op.kind, OperationKind::Update { .. });
         let oldest_first = sort
             .first()
             .is_some_and(|k| k.field == x.field && !k.descending);
-        if !(claims || oldest_first || names_one(model, e, filter)) {
+        if !(claims || counts || oldest_first || names_one(model, e, filter)) {
             continue;
         }
         let test = Filter {
@@ -164,6 +175,34 @@ operations:
     #[test]
     fn the_reads_that_must_not_see_an_expired_document_compare_the_date() {
         assert_eq!(compared(TICKETS), ["take", "by_code", "oldest", "requeue"]);
+    }
+
+    /// A count compares the date (REVIEW46 10): with no test of its own,
+    /// and with the caller's window on the date too (unread since the
+    /// member last looked), which keeps its own test beside the life. The
+    /// same filters listing the tickets are the near misses.
+    #[test]
+    fn a_count_compares_the_date_even_beside_the_callers_window() {
+        let yaml = format!(
+            "{TICKETS}  waiting: {{read: ticket, filter: {{region: eq}}, returns: count, rate: 1}}\n  \
+             since: {{read: ticket, filter: {{region: eq, queued_at: range}}, returns: count, rate: 1}}\n  \
+             listed: {{read: ticket, filter: {{region: eq, queued_at: range}}, rate: 1}}\n"
+        );
+        assert_eq!(
+            compared(&yaml),
+            ["take", "by_code", "oldest", "requeue", "waiting", "since"]
+        );
+        let model = crate::inputs::model_file::parse("test.yaml", &yaml).expect("a valid model");
+        let since = model.workload.operations.iter().find(|o| o.name == "since");
+        let Some(OperationKind::Read { filter, .. }) = since.map(|o| &o.kind) else {
+            panic!("since is a read")
+        };
+        let on_date: Vec<bool> = filter
+            .iter()
+            .filter(|f| f.path == ["queued_at"])
+            .map(|f| f.age.is_some_and(|a| a.expiry))
+            .collect();
+        assert_eq!(on_date, [false, true], "{filter:?}");
     }
 
     /// The test is the life stated, kept in full (the share of an age

@@ -381,8 +381,13 @@ impl Planner<'_> {
         // children in every bucket, so all the parent's are read. Buckets
         // filled in time order pick by the last time each holds.
         let span = self.time_span(r);
+        // The test of a child's life (`model::expiry`: a count of ticks of
+        // the last day) keeps nearly every child of the buckets the
+        // window picks: no window of its own, tested on each child.
+        let unexpired = |c: &Filter| c.age.is_some_and(|a| a.expiry);
         let window = |c: &Filter| {
-            c.op == FilterOp::Range
+            !unexpired(c)
+                && c.op == FilterOp::Range
                 && c.related.is_none()
                 && c.path.len() == 1
                 && match by {
@@ -390,10 +395,13 @@ impl Planner<'_> {
                     BucketBy::Count => span.as_deref() == Some(c.path[0].as_str()),
                 }
         };
-        let spread = inc.filter.iter().any(|c| !window(c));
+        let spread = inc.filter.iter().any(|c| !window(c) && !unexpired(c));
         let mut conditions: Vec<(String, FilterOp, ValueSource)> = Vec::new();
         for c in &inc.filter {
-            if c.related.is_some() {
+            if unexpired(c) {
+                let source = super::find::own_value(f.model, target, c);
+                conditions.push((acc.path(&c.path.join(".")), c.op, source));
+            } else if c.related.is_some() {
                 let (p, source) = self.filter_path(plan, op, target, &acc, c);
                 conditions.push((p, c.op, source));
             } else if let (true, BucketBy::Time { unit, .. }) = (window(c), by) {
@@ -1295,7 +1303,11 @@ impl Planner<'_> {
                     ),
                 );
             }
-            if !s.filter.iter().any(|c| c.path == child) {
+            // (A test of the children's life on the same date is no window.)
+            let windowed = |c: &&crate::design::StepFilter| {
+                c.path == child && !matches!(c.value_from, ValueSource::Unexpired { .. })
+            };
+            if !s.filter.iter().any(|c| windowed(&c)) {
                 s.filter
                     .push(filt(child, FilterOp::Range, ValueSource::Param));
             }

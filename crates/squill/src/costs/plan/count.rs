@@ -59,3 +59,55 @@ pub(super) fn tests_an_array(model: &Model, e: EntityId, filter: &[Filter]) -> b
             .is_some_and(|f| matches!(f.ty, FieldType::Array(_) | FieldType::Attributes { .. })),
     })
 }
+
+impl super::Planner<'_> {
+    /// Turns the find of a count of `e`'s instances kept inside other
+    /// documents into the count of those instances (REVIEW46 4): a count
+    /// of sales embedded in their products, or of ticks kept in buckets,
+    /// came back as the documents that hold them. The step the read
+    /// planned (`elements`: the holders `$match`ed through the index,
+    /// each element `$unwind`ed and tested again) ends in `$count` and
+    /// returns a number; its price stays the holders it reads whole, and
+    /// `documents` becomes the instances expected to match. One instance
+    /// per holder document (a sub-document, not an array, of a document
+    /// of its own collection): `countDocuments` of the holders is the
+    /// count. Nothing changes for an entity of its own collection
+    /// (`count_only` did it) or one whose holders cannot be counted so
+    /// (nested arrays, copies folded into children).
+    pub(super) fn count_elements(&self, plan: &mut super::OpPlan, e: EntityId, filter: &[Filter]) {
+        use crate::candidates::placement::Home;
+        let acc = self.access(e);
+        if acc.prefix.is_empty() {
+            return;
+        }
+        let one_per_holder = match self.p.home[e.index()] {
+            Home::Embedded {
+                host, array: false, ..
+            } => {
+                self.folded_into(e).is_none()
+                    && self.p.root(e) == host
+                    && self.p.home[host.index()] == Home::Own
+            }
+            _ => false,
+        };
+        let entity = self.name(e).to_string();
+        let Some(s) =
+            plan.steps.iter_mut().rev().find(|s| {
+                s.action == crate::design::Action::Find && s.collection == acc.collection
+            })
+        else {
+            return;
+        };
+        if s.elements.is_none() && !one_per_holder {
+            return;
+        }
+        s.count = Some(crate::design::StepCount { covered: false });
+        s.projection.clear();
+        s.sort.clear();
+        s.limit = None;
+        s.paging = None;
+        s.bucket_order = None;
+        s.purpose = vec![crate::design::Purpose::Count { entity }];
+        s.documents = self.matched_expected(e, filter, None);
+    }
+}

@@ -949,9 +949,17 @@ impl<'a> Planner<'a> {
                 // A child embedded in an array, read on its own: its
                 // elements, not the documents that hold them.
                 let alone = include.is_empty() && aggregates.is_empty() && op.paging.is_none();
+                // A count of children kept in buckets reads the buckets as
+                // the list of them does, and counts what it unwinds.
+                let in_buckets = |inc: &Include| {
+                    self.p.home[entity.index()]
+                        == (Home::Bucketed {
+                            rel: inc.relationship,
+                        })
+                };
                 if let Some((parent, inc)) = op
                     .as_parent_include(self.facts.model)
-                    .filter(|_| !op.counts)
+                    .filter(|(_, inc)| !op.counts || in_buckets(inc))
                 {
                     // The children of the document that holds them, by its
                     // id, are that document's array, as the include of
@@ -972,7 +980,7 @@ impl<'a> Planner<'a> {
                     // (one design for both phrasings).
                     if include.is_empty()
                         && aggregates.is_empty()
-                        && filter.iter().any(|c| c.related.is_none())
+                        && (op.counts || filter.iter().any(|c| c.related.is_none()))
                     {
                         self.read_bucket_elements(
                             &mut plan,
@@ -980,6 +988,9 @@ impl<'a> Planner<'a> {
                             rel,
                             (sort, *limit, op.paging),
                         );
+                    }
+                    if op.counts {
+                        self.count_elements(&mut plan, *entity, filter);
                     }
                     return plan;
                 }
@@ -1050,6 +1061,9 @@ impl<'a> Planner<'a> {
                 drop_given_id_step(&mut plan, &first);
                 if alone {
                     self.read_elements(&mut plan, *entity, sort, *limit);
+                }
+                if op.counts {
+                    self.count_elements(&mut plan, *entity, filter);
                 }
             }
             OperationKind::Insert {

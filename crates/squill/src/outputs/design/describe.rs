@@ -719,7 +719,9 @@ fn each_update(step: &Step, u: &UpdateOp) -> String {
 
 /// One step in one line: `find persons { _id: $eq (parameter) } via _id_ → 1 document`.
 pub(crate) fn step(step: &Step) -> String {
-    let verb = if step.count.is_some() {
+    let verb = if step.count.is_some() && step.elements.is_some() {
+        "aggregate"
+    } else if step.count.is_some() {
         "countDocuments"
     } else {
         action(step.action)
@@ -754,6 +756,15 @@ pub(crate) fn step(step: &Step) -> String {
         Some(index) => text.push_str(&format!(" using index {index}")),
         None if matches!(step.action, Action::InsertOne | Action::InsertMany) => {}
         None => text.push_str(" (no index: collection scan)"),
+    }
+    // Elements of an array counted on the server: how many, not the
+    // documents that hold them (those are the cost's documents examined).
+    if let (Some(_), Some(array)) = (step.count, &step.elements) {
+        text.push_str(&format!(
+            " → {} counted on the server: each matching {array} element on its own ($unwind), then $count",
+            words::count(step.documents, "element")
+        ));
+        return text;
     }
     text.push_str(&format!(" → {}", words::count(step.documents, "document")));
     match step.count {
