@@ -928,6 +928,14 @@ impl<'a> Planner<'a> {
     }
 
     fn plan_alone(&self, op_id: OperationId) -> OpPlan {
+        let mut plan = self.plan_kind(op_id);
+        // After every route, the early returns of reads included.
+        self.tenant_leads_buckets(&mut plan, op_id);
+        plan
+    }
+
+    /// `plan_alone` before the buckets' tenant test.
+    fn plan_kind(&self, op_id: OperationId) -> OpPlan {
         let mut plan = OpPlan::default();
         let op = self.facts.model.operation(op_id);
         match &op.kind {
@@ -949,10 +957,17 @@ impl<'a> Planner<'a> {
                 // A child embedded in an array, read on its own: its
                 // elements, not the documents that hold them.
                 let alone = include.is_empty() && aggregates.is_empty() && op.paging.is_none();
-                if let Some((parent, inc)) = op
-                    .as_parent_include(self.facts.model)
-                    .filter(|_| !op.counts)
-                {
+                // Children in buckets that hold their tenant's id may be
+                // read by their parent beside the tenant (`tenant_leads_buckets`
+                // tests it on the buckets).
+                let in_buckets = matches!(self.p.home[entity.index()], Home::Bucketed { rel }
+                    if self.facts.model.bucket_tenant(rel).is_some());
+                let as_include = if in_buckets {
+                    op.as_bucket_parent_include(self.facts.model)
+                } else {
+                    op.as_parent_include(self.facts.model)
+                };
+                if let Some((parent, inc)) = as_include.filter(|_| !op.counts) {
                     // The children of the document that holds them, by its
                     // id, are that document's array, as the include of
                     // them reads it: one design for both phrasings.
