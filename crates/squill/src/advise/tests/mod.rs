@@ -33,6 +33,7 @@ mod rules_fire;
 mod scale;
 mod scenarios;
 mod sharded_layout;
+mod bucket_tenant;
 mod tenant_depth;
 mod tenant_finders;
 mod tenant_unique;
