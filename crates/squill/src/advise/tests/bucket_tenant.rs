@@ -40,9 +40,20 @@ fn buckets_hold_their_tenant_at_their_top_level() {
     ] {
         let (a, filter, keys) = step_on(&d, plan_of(&d, op), coll);
         assert_eq!(a, action, "{op}");
-        assert_eq!(filter.first().map(String::as_str), Some("org"), "{op}: {filter:?}");
-        assert_eq!(keys.first().map(String::as_str), Some("org"), "{op}: {keys:?}");
-        assert!(!filter.iter().any(|p| p.ends_with(".org")), "{op}: {filter:?}");
+        assert_eq!(
+            filter.first().map(String::as_str),
+            Some("org"),
+            "{op}: {filter:?}"
+        );
+        assert_eq!(
+            keys.first().map(String::as_str),
+            Some("org"),
+            "{op}: {keys:?}"
+        );
+        assert!(
+            !filter.iter().any(|p| p.ends_with(".org")),
+            "{op}: {filter:?}"
+        );
     }
     let (_, filter, keys) = step_on(&d, plan_of(&d, "minute_ticks"), "symbol_ticks");
     assert_eq!(filter, ["org", "symbol", "minute", "ticks.time"]);
