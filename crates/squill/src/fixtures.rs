@@ -77,6 +77,9 @@
 //! - `bucket-parent-reads`: readings in time buckets and comments in count
 //!   buckets read by their parent and included from it: the newest
 //!   children asked for, not their buckets.
+//! - `bucket-tenant`: ticks in minute buckets and comments in count
+//!   buckets under a tenant: the bucket holds the org at its top level,
+//!   the reads and upserts test it (review46 items 1 and 5).
 //! - `embedded-child-reads`: sales embedded in their product read by their
 //!   state, newest first and paged by skip; preview tokens embedded in
 //!   their page read by the token with the page's title: each returns the
@@ -90,7 +93,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 31] = [
+pub(crate) const FILES: [(&str, &str); 32] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -173,6 +176,10 @@ pub(crate) const FILES: [(&str, &str); 31] = [
         include_str!("../tests/fixtures/bucket-parent-reads.yaml"),
     ),
     (
+        "bucket-tenant",
+        include_str!("../tests/fixtures/bucket-tenant.yaml"),
+    ),
+    (
         "embedded-child-reads",
         include_str!("../tests/fixtures/embedded-child-reads.yaml"),
     ),
@@ -220,14 +227,16 @@ pub(crate) const FILES: [(&str, &str); 31] = [
 /// so are `bucket-time-window` (check_bucket_window.py),
 /// `bucket-parent-reads` (check_bucket_parent_reads.py),
 /// `embedded-child-reads` (check_embedded_elements.py),
-/// `child-counts` (check_child_counts.py) and
-/// `outlier-include-newest` (check_outlier_newest.py), which write
-/// documents whose children they know.
-const ONLY_BY_NAME: [&str; 6] = [
+/// `child-counts` (check_child_counts.py),
+/// `outlier-include-newest` (check_outlier_newest.py) and `bucket-tenant`
+/// (check_bucket_tenant.py), which write documents whose children they
+/// know.
+const ONLY_BY_NAME: [&str; 7] = [
     "bucket-child-reads",
     "child-counts",
     "bucket-time-window",
     "bucket-parent-reads",
+    "bucket-tenant",
     "embedded-child-reads",
     "outlier-include-newest",
 ];

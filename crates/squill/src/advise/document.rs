@@ -4,7 +4,7 @@
 
 use super::example;
 use crate::candidates::facts::Facts;
-use crate::candidates::placement::Placement;
+use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::Space;
 use crate::candidates::{EntityCandidate, fn_name};
 use crate::design::{BucketBy, BucketPart, Layout, Side};
@@ -574,6 +574,13 @@ impl DocBuilder<'_> {
         doc: &mut Map<String, Value>,
     ) {
         let f = self.facts;
+        // The tenant's id a bucket holds once for its children
+        // (`Model::bucket_tenant`, written by `bucket`), not each element.
+        if matches!(self.p.home[rel_child(f, r).index()], Home::Bucketed { rel: b }
+            if f.model.bucket_tenant(b) == Some(r))
+        {
+            return;
+        }
         let rel = f.model.relationship(r);
         let parent = self.name(rel.parent).to_string();
         let name = rel.child_field.as_str();
@@ -761,6 +768,28 @@ impl DocBuilder<'_> {
         let mut doc = Map::new();
         doc.insert("_id".into(), example::object_id(&bname, n));
         doc.insert(rel.child_field.clone(), example::object_id(&parent, n));
+        // The tenant of the bucket's parent, and so of all its children.
+        if let Some(t) = f.model.bucket_tenant(r) {
+            let trel = f.model.relationship(t);
+            shape.push(field(
+                &trel.child_field,
+                self.id_of(trel.parent),
+                true,
+                reference(trel, Side::Child),
+            ));
+            let tenant = self.name(trel.parent).to_string();
+            doc.insert(
+                trel.child_field.clone(),
+                // The example parent `n`'s tenant, as its own example
+                // numbers it (`child_side`: one parent per `typical`).
+                example::object_id(
+                    &tenant,
+                    trel.tenant_chain[1..].iter().fold(n, |k, &x| {
+                        k / f.model.relationship(x).children.typical.max(1)
+                    }),
+                ),
+            );
+        }
         match by {
             BucketBy::Count => {
                 shape.push(field(
@@ -949,4 +978,9 @@ fn truncated(date: Value, unit: &str) -> Value {
         Some(head) => json!({ "$date": format!("{head}{rest}") }),
         None => date,
     }
+}
+
+/// The child of relationship `r`.
+fn rel_child(f: &Facts<'_>, r: RelationshipId) -> EntityId {
+    f.model.relationship(r).child
 }

@@ -245,3 +245,33 @@ fn a_window_of_time_buckets_against_a_server() {
         ],
     );
 }
+
+/// Against the server, in each language (scripts/testenv/
+/// check_bucket_tenant.py, fixture bucket-tenant; review46 items 1 and 5):
+/// a caller of one org who names another org's symbol or article pushes
+/// nothing into that org's buckets, and the reads of the buckets return
+/// the caller's org's children only, each on its own. The upsert once
+/// named the parent alone and wrote into the other org's bucket.
+#[test]
+fn buckets_under_a_tenant_keep_each_org_apart_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = crate::fixtures::load("bucket-tenant");
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("bucket-tenant", "squill_bucket_tenant", false),
+        ("check_bucket_tenant.py", &[]),
+    );
+    says_in_each_language(
+        &out,
+        "",
+        &[
+            "ok: {lang} record, add_comment: org A's caller wrote nothing into org B's buckets",
+            "ok: {lang} minute_ticks(B, B's symbol): the caller's org's ticks only",
+            "ok: {lang} minute_ticks(A, B's symbol): the caller's org's ticks only",
+            "ok: {lang} comments_in_order(B, B's article): org B's comment only",
+        ],
+    );
+}

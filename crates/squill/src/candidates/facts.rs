@@ -228,8 +228,11 @@ impl<'m> Facts<'m> {
                     }
                 }
                 // The children of one parent asked on the child read down
-                // that relationship, as the parent's include does.
-                let as_include = op.as_parent_include(model);
+                // that relationship, as the parent's include does; beside
+                // the tenant a bucket would hold for them too, so that the
+                // buckets are a candidate under a tenant as without one
+                // (the planner reads them so only when they are buckets).
+                let as_include = op.as_bucket_parent_include(model);
                 match &as_include {
                     Some((parent, inc)) => {
                         self.rels_of_includes(*parent, std::slice::from_ref(inc), rate)

@@ -43,6 +43,20 @@ impl Model {
     }
 }
 
+impl Model {
+    /// The tenant's id carried down to the children of `rel` whose chain
+    /// to the tenant starts with `rel` (a tick of a symbol of an org):
+    /// laid out in buckets of `rel`, all the children of one bucket share
+    /// its parent and so its tenant, and the bucket document holds the id
+    /// once, at its top level beside the parent's (`org` beside `symbol`),
+    /// not in each element. `None` for a relationship of no such child.
+    pub fn bucket_tenant(&self, rel: RelationshipId) -> Option<RelationshipId> {
+        let child = self.relationship(rel).child;
+        let t = self.tenant_relationship(child)?;
+        (self.relationship(t).tenant_chain.first() == Some(&rel)).then_some(t)
+    }
+}
+
 /// For each condition of `filter` on `e`, whether another condition
 /// implies it, so that it keeps no share of its own: every condition
 /// beside an identity (it tests the one instance found), and the tenant

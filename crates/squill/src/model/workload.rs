@@ -110,6 +110,26 @@ impl Operation {
     /// planner both take it in this form, so the design does not depend on
     /// how the read is written.
     pub fn as_parent_include(&self, model: &super::Model) -> Option<(EntityId, Include)> {
+        self.parent_include(model, false)
+    }
+
+    /// `as_parent_include`, where the read may also name the tenant whose
+    /// id the parent's buckets hold for their children
+    /// (`Model::bucket_tenant`: a symbol's ticks and their org). The
+    /// include leaves that test out, as it does the parent's: the planner
+    /// tests it on each bucket (`costs::plan::tenant`). Only for children
+    /// kept in buckets, whose every step on the buckets tests the tenant;
+    /// a child of another layout, read by its parent, would lose its
+    /// tenant's test.
+    pub fn as_bucket_parent_include(&self, model: &super::Model) -> Option<(EntityId, Include)> {
+        self.parent_include(model, true)
+    }
+
+    fn parent_include(
+        &self,
+        model: &super::Model,
+        bucket_tenant: bool,
+    ) -> Option<(EntityId, Include)> {
         let OperationKind::Read {
             entity,
             filter,
@@ -145,11 +165,17 @@ impl Operation {
             .then_some(related.relationship)
         });
         let r = through.next()?;
-        // Besides the parent's id, only the child's own fields are tested.
+        // Besides the parent's id, only the child's own fields are tested
+        // (and, in buckets, the tenant the parent's buckets hold).
         let own = |f: &&Filter| {
-            f.related
-                .as_ref()
-                .is_none_or(|x| x.relationship == r && x.field == "_id")
+            f.related.as_ref().is_none_or(|x| {
+                x.field == "_id"
+                    && (x.relationship == r
+                        || (bucket_tenant
+                            && x.further.is_empty()
+                            && f.op == FilterOp::Eq
+                            && model.bucket_tenant(r) == Some(x.relationship)))
+            })
         };
         if through.next().is_some() || !filter.iter().all(|f| own(&f)) {
             return None;

@@ -664,6 +664,17 @@ impl Builder<'_, '_> {
             self.items(f, &children, Some(rel.child), ctx, r, sink, scratch);
             return;
         }
+        // A bucket's tenant (`Model::bucket_tenant`): the one of the
+        // bucket's parent, and so of every child it holds.
+        if ctx.entity.is_none()
+            && let (Some((br, _, _)), Some((pr, p))) = (ctx.bucket, ctx.parent)
+            && pr == br
+            && pop.model.bucket_tenant(br) == Some(r)
+            && let Some(t) = pop.tenant_of(pop.model.relationship(br).parent, p)
+        {
+            self.items(f, &[t], Some(rel.parent), ctx, r, sink, scratch);
+            return;
+        }
         // The child side (or a bucket of children): the parent(s), without
         // allocating for the usual one.
         let (one, many);

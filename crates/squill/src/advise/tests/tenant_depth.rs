@@ -14,7 +14,11 @@ const CLINIC: &str = include_str!("../../../tests/fixtures/tenant-depth.yaml");
 
 /// The first step of `p` on `coll`, with its filter's paths and its
 /// index's keys.
-fn step_on(d: &Design, p: &OperationPlan, coll: &str) -> (Action, Vec<String>, Vec<String>) {
+pub(super) fn step_on(
+    d: &Design,
+    p: &OperationPlan,
+    coll: &str,
+) -> (Action, Vec<String>, Vec<String>) {
     let s = p
         .steps
         .iter()

@@ -476,6 +476,11 @@ impl<'s> Placement<'s> {
             let mt = || Some(facts.typical_parents(r));
             let mm = || rel.parents.max.finite().map(|m| m as f64);
             match self.layouts[r.index()] {
+                // The tenant's id the bucket holds once for all its
+                // children (`Model::bucket_tenant`): none in the element.
+                Layout::ParentReference
+                    if matches!(self.home[e.index()], Home::Bucketed { rel: b }
+                        if model.bucket_tenant(b) == Some(r)) => {}
                 Layout::ParentReference
                 | Layout::TwoWayReferences
                 | Layout::Subset { .. }
@@ -700,10 +705,15 @@ impl<'s> Placement<'s> {
             Layout::Bucket { aggregates, .. } => aggregates.len() as f64,
             _ => 0.0,
         };
+        // The tenant's id, once for the bucket's children (`Model::bucket_tenant`).
+        let tenant = facts.model.bucket_tenant(rel).map_or(0.0, |t| {
+            id_element(&facts.model.relationship(t).child_field)
+        });
         5.0 + 17.0
             + 20.0
             + 16.0
             + 14.0
+            + tenant
             + aggs * 20.0
             + self.bucket_items(facts, rel) * (ELEMENT + self.typical[child.index()])
     }

@@ -392,6 +392,14 @@ impl<'a> Planner<'a> {
                 }
                 _ => {}
             }
+            // The tenant's id a bucket holds once, at its top level
+            // (`Model::bucket_tenant`), not in each element.
+            if field == "_id"
+                && matches!(self.p.home[e.index()], Home::Bucketed { rel: b }
+                    if f.model.bucket_tenant(b) == Some(r))
+            {
+                return (rel.child_field.clone(), ValueSource::Param);
+            }
             if field == "_id"
                 && let Some(p) = self.parent_ref_path(r)
             {

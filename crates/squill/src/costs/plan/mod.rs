@@ -928,6 +928,14 @@ impl<'a> Planner<'a> {
     }
 
     fn plan_alone(&self, op_id: OperationId) -> OpPlan {
+        let mut plan = self.plan_kind(op_id);
+        // After every route, the early returns of reads included.
+        self.tenant_leads_buckets(&mut plan, op_id);
+        plan
+    }
+
+    /// `plan_alone` before the buckets' tenant test.
+    fn plan_kind(&self, op_id: OperationId) -> OpPlan {
         let mut plan = OpPlan::default();
         let op = self.facts.model.operation(op_id);
         match &op.kind {
@@ -957,9 +965,18 @@ impl<'a> Planner<'a> {
                             rel: inc.relationship,
                         })
                 };
-                if let Some((parent, inc)) = op
-                    .as_parent_include(self.facts.model)
-                    .filter(|(_, inc)| !op.counts || in_buckets(inc))
+                // Children in buckets that hold their tenant's id may be
+                // read by their parent beside the tenant (`tenant_leads_buckets`
+                // tests it on the buckets).
+                let tenant_buckets = matches!(self.p.home[entity.index()], Home::Bucketed { rel }
+                    if self.facts.model.bucket_tenant(rel).is_some());
+                let as_include = if tenant_buckets {
+                    op.as_bucket_parent_include(self.facts.model)
+                } else {
+                    op.as_parent_include(self.facts.model)
+                };
+                if let Some((parent, inc)) =
+                    as_include.filter(|(_, inc)| !op.counts || in_buckets(inc))
                 {
                     // The children of the document that holds them, by its
                     // id, are that document's array, as the include of

@@ -29,20 +29,7 @@ impl Planner<'_> {
     /// every store copy) writes across tenants, and the tenant's own
     /// documents are found by their `_id`, which is the tenant.
     pub(super) fn scope_writes_to_tenant(&self, plan: &mut OpPlan, op: OperationId) {
-        let model = self.facts.model;
-        if model.tenant.is_none() {
-            return;
-        }
-        let operation = model.operation(op);
-        let within = match &operation.kind {
-            crate::model::OperationKind::Link { relationship, .. }
-            | crate::model::OperationKind::UpdateLink { relationship, .. } => {
-                let rel = model.relationship(*relationship);
-                self.within_tenant(rel.parent) || self.within_tenant(rel.child)
-            }
-            _ => self.within_tenant(operation.entity_in(model)),
-        };
-        if !within {
+        if !self.operation_within_tenant(op) {
             return;
         }
         for (i, step) in plan.steps.iter_mut().enumerate() {
@@ -67,6 +54,76 @@ impl Planner<'_> {
             step.filter
                 .insert(0, filt(path, FilterOp::Eq, ValueSource::Param));
         }
+    }
+
+    /// Whether operation `op` lies within one tenant (see
+    /// `scope_writes_to_tenant`); `false` without a tenant.
+    fn operation_within_tenant(&self, op: OperationId) -> bool {
+        let model = self.facts.model;
+        if model.tenant.is_none() {
+            return false;
+        }
+        let operation = model.operation(op);
+        match &operation.kind {
+            crate::model::OperationKind::Link { relationship, .. }
+            | crate::model::OperationKind::UpdateLink { relationship, .. } => {
+                let rel = model.relationship(*relationship);
+                self.within_tenant(rel.parent) || self.within_tenant(rel.child)
+            }
+            _ => self.within_tenant(operation.entity_in(model)),
+        }
+    }
+
+    /// Buckets that hold their tenant's id at their top level
+    /// (`Model::bucket_tenant`: a symbol's ticks, each bucket of one
+    /// symbol and so of one org): every step of an operation within the
+    /// tenant that finds such buckets by a filter, read or write, tests
+    /// the tenant first, and its index leads with it, as every index of a
+    /// scoped collection does. The read of a symbol's ticks then names the
+    /// org beside the symbol on the bucket's own key (`org_1_symbol_1_minute_1`),
+    /// and the upsert of a new tick opens a bucket only in the caller's
+    /// org, with the org set on it (an upsert sets its equalities). The
+    /// test keeps every document the step found: a bucket's children are
+    /// its parent's, all of the one tenant.
+    pub(super) fn tenant_leads_buckets(&self, plan: &mut OpPlan, op: OperationId) {
+        if !self.operation_within_tenant(op) {
+            return;
+        }
+        for (i, step) in plan.steps.iter_mut().enumerate() {
+            if !(writes_by_filter(step.action) || step.action == Action::Find) {
+                continue;
+            }
+            let Some(path) = self.bucket_tenant_in(&step.collection) else {
+                continue;
+            };
+            if !step.filter.iter().any(|f| f.path == path) {
+                step.filter
+                    .insert(0, filt(path.clone(), FilterOp::Eq, ValueSource::Param));
+            }
+            for need in plan.indexes.iter_mut().filter(|n| n.step == i) {
+                if !need.keys.iter().any(|(k, _)| *k == path) {
+                    need.keys.insert(0, (path.clone(), 1));
+                    if need.equalities > 0 {
+                        need.equalities += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The top-level field in which the bucket documents of `collection`
+    /// hold their tenant's id (`Model::bucket_tenant`); `None` for any
+    /// other collection.
+    fn bucket_tenant_in(&self, collection: &str) -> Option<String> {
+        let model = self.facts.model;
+        model.entity_ids().find_map(|e| {
+            let Home::Bucketed { rel } = self.p.home[e.index()] else {
+                return None;
+            };
+            let t = model.bucket_tenant(rel)?;
+            (self.p.collection(self.facts, self.space, e) == collection)
+                .then(|| model.relationship(t).child_field.clone())
+        })
     }
 
     /// Whether every instance of `e` lies within one tenant: `e` is scoped
@@ -96,8 +153,9 @@ impl Planner<'_> {
     /// reference each root holds (`store`, `store._id`), the bucket's
     /// parent when the bucket is the tenant's, or `_id` in the tenant's own
     /// documents. `None` where a root of the collection holds no tenant
-    /// (a global entity, a bucket of another parent: the tenant is then in
-    /// each element, not in the document), or its roots disagree.
+    /// (a global entity), or its roots disagree. A bucket of a parent
+    /// within the tenant holds the tenant's id at its top level
+    /// (`Model::bucket_tenant`).
     pub(super) fn tenant_path_in(&self, collection: &str) -> Option<String> {
         let model = self.facts.model;
         let tenant = model.tenant?.entity;
@@ -111,7 +169,9 @@ impl Planner<'_> {
             } else {
                 let t = model.tenant_relationship(r)?;
                 match self.p.home[r.index()] {
-                    Home::Bucketed { rel } if rel == t => model.relationship(t).child_field.clone(),
+                    Home::Bucketed { rel } if rel == t || model.bucket_tenant(rel) == Some(t) => {
+                        model.relationship(t).child_field.clone()
+                    }
                     Home::Bucketed { .. } => return None,
                     _ => self.parent_ref_path(t)?,
                 }

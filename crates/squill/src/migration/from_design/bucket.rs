@@ -149,6 +149,7 @@ pub(super) fn plan(
         children,
         bucket: bucket.name.clone(),
         ref_field: String::new(),
+        tenant: None,
         per_bucket: (*per_bucket).max(1),
         time: None,
         page: None,
@@ -224,6 +225,28 @@ fn fields(
                 relationship: r, ..
             } if r == relationship => {
                 out.ref_field = f.name.clone();
+            }
+            // The tenant's id, once for the bucket's children (one parent,
+            // one tenant): today's children in their own collection hold
+            // it (the relationship that carries it is listed under
+            // `current:`, else `tenant_ids_unfilled` refused first).
+            FieldOrigin::Reference {
+                relationship: r, ..
+            } => {
+                let today = old
+                    .iter()
+                    .find(|o| matches!(&o.origin, FieldOrigin::Reference { relationship: x, .. } if x == r))
+                    .filter(|_| matches!(out.children, Children::Collection { .. }))
+                    .ok_or_else(|| {
+                        format!(
+                            "no step builds the bucket's `{}.{}`: today's {child} hold no `{r}` to copy it from",
+                            bucket.name, f.name
+                        )
+                    })?;
+                out.tenant = Some(ItemField {
+                    target: f.name.clone(),
+                    source: today.name.clone(),
+                });
             }
             FieldOrigin::Bucket { part, .. } => match (part, by) {
                 (BucketPart::Page, BucketBy::Count) => out.page = Some(typed()?),
@@ -365,6 +388,13 @@ pub(super) fn pipeline(b: &Buckets) -> Vec<Json> {
     };
     doc.insert("_id".into(), id);
     doc.insert(b.ref_field.clone(), json!(field(PARENT)));
+    // Every child of the bucket holds the same tenant: its first child's.
+    if let Some(t) = &b.tenant {
+        doc.insert(
+            t.target.clone(),
+            json!({"$arrayElemAt": [values_of(&t.source), 0]}),
+        );
+    }
     if let Some(t) = &b.time {
         doc.insert(t.start.clone(), json!(field(START)));
     }

@@ -109,6 +109,10 @@ pub(super) struct Buckets {
     /// The bucket collection and its reference to the parent.
     pub bucket: String,
     pub ref_field: String,
+    /// The tenant's id the bucket holds for its children
+    /// (`Model::bucket_tenant`): the bucket's field, from the first
+    /// child's reference of today.
+    pub tenant: Option<ItemField>,
     pub per_bucket: u64,
     /// `None`: `per_bucket` children to a bucket in the order they arrived.
     pub time: Option<ByTime>,

@@ -2280,3 +2280,27 @@ fn a_tenant_id_carried_down_is_not_left_empty_by_a_migration() {
         assert!(!e.to_string().contains("clinic_of_"), "{e}");
     }
 }
+
+/// review46 item 5: under a tenant, buckets of a parent within it hold the
+/// tenant's id at their top level (`Model::bucket_tenant`), which the
+/// validator requires. The step that builds the buckets from today's
+/// children fills it from each bucket's first child's reference of today
+/// (every child of one bucket shares its parent, so its tenant). Before,
+/// no step built it and the migration was refused.
+#[test]
+fn buckets_built_under_a_tenant_hold_its_id() {
+    let model = include_str!("../../../tests/fixtures/bucket-tenant.yaml");
+    let today = format!(
+        "{model}current:\n  ticks: parent-reference\n  org_of_tick: parent-reference\n  comments: parent-reference\n  org_of_comment: parent-reference\n"
+    );
+    let text = script(&today);
+    assert!(
+        text.contains(r#""org":{"$arrayElemAt":[{"$map":{"input":"$__squill_chunk.c","as":"c","in":"$$c.org"}},0]}"#),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches(r#""in":"$$c.org"}},0]}"#).count(),
+        2,
+        "both buckets, of ticks and of comments"
+    );
+}
