@@ -90,7 +90,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 30] = [
+pub(crate) const FILES: [(&str, &str); 31] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -177,6 +177,10 @@ pub(crate) const FILES: [(&str, &str); 30] = [
         include_str!("../tests/fixtures/embedded-child-reads.yaml"),
     ),
     (
+        "embedded-element-updates",
+        include_str!("../tests/fixtures/embedded-element-updates.yaml"),
+    ),
+    (
         "outlier-include-newest",
         include_str!("../tests/fixtures/outlier-include-newest.yaml"),
     ),
@@ -215,14 +219,16 @@ pub(crate) const FILES: [(&str, &str); 30] = [
 /// (check_bucket_elements.py), which writes buckets whose events it knows;
 /// so are `bucket-time-window` (check_bucket_window.py),
 /// `bucket-parent-reads` (check_bucket_parent_reads.py),
-/// `embedded-child-reads` (check_embedded_elements.py) and
+/// `embedded-child-reads` (check_embedded_elements.py),
+/// `embedded-element-updates` (check_element_updates.py) and
 /// `outlier-include-newest` (check_outlier_newest.py), which write
 /// documents whose children they know.
-const ONLY_BY_NAME: [&str; 5] = [
+const ONLY_BY_NAME: [&str; 6] = [
     "bucket-child-reads",
     "bucket-time-window",
     "bucket-parent-reads",
     "embedded-child-reads",
+    "embedded-element-updates",
     "outlier-include-newest",
 ];
 

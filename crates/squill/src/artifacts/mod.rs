@@ -52,6 +52,8 @@ mod together_tests;
 mod figures_tests;
 // A read of embedded children on their own: one element each (issue 41).
 #[cfg(test)]
+mod element_updates_tests;
+#[cfg(test)]
 mod elements_tests;
 #[cfg(test)]
 mod embedded_elements_tests;
