@@ -93,7 +93,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 32] = [
+pub(crate) const FILES: [(&str, &str); 33] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -184,6 +184,10 @@ pub(crate) const FILES: [(&str, &str); 32] = [
         include_str!("../tests/fixtures/embedded-child-reads.yaml"),
     ),
     (
+        "embedded-element-updates",
+        include_str!("../tests/fixtures/embedded-element-updates.yaml"),
+    ),
+    (
         "outlier-include-newest",
         include_str!("../tests/fixtures/outlier-include-newest.yaml"),
     ),
@@ -228,16 +232,18 @@ pub(crate) const FILES: [(&str, &str); 32] = [
 /// `bucket-parent-reads` (check_bucket_parent_reads.py),
 /// `embedded-child-reads` (check_embedded_elements.py),
 /// `child-counts` (check_child_counts.py),
+/// `embedded-element-updates` (check_element_updates.py),
 /// `outlier-include-newest` (check_outlier_newest.py) and `bucket-tenant`
 /// (check_bucket_tenant.py), which write documents whose children they
 /// know.
-const ONLY_BY_NAME: [&str; 7] = [
+const ONLY_BY_NAME: [&str; 8] = [
     "bucket-child-reads",
     "child-counts",
     "bucket-time-window",
     "bucket-parent-reads",
     "bucket-tenant",
     "embedded-child-reads",
+    "embedded-element-updates",
     "outlier-include-newest",
 ];
 

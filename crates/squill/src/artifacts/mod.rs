@@ -54,6 +54,8 @@ mod figures_tests;
 #[cfg(test)]
 mod child_counts_tests;
 #[cfg(test)]
+mod element_updates_tests;
+#[cfg(test)]
 mod elements_tests;
 #[cfg(test)]
 mod embedded_elements_tests;

@@ -1095,6 +1095,31 @@ impl UpdateOp {
             | UpdateOp::Reset { path, .. } => path,
         }
     }
+
+    /// The path the operator writes, to rename it (`lines.$[e].qty` →
+    /// `lines.$[].qty` where no test names the elements).
+    pub fn path_mut(&mut self) -> &mut String {
+        match self {
+            UpdateOp::Set { path }
+            | UpdateOp::Unset { path }
+            | UpdateOp::SetOnInsert { path }
+            | UpdateOp::Inc { path, .. }
+            | UpdateOp::Dec { path }
+            | UpdateOp::Min { path }
+            | UpdateOp::Max { path }
+            | UpdateOp::Push { path, .. }
+            | UpdateOp::AddToSet { path }
+            | UpdateOp::Pull { path }
+            | UpdateOp::Rebase { path }
+            | UpdateOp::SetOld { path, .. }
+            | UpdateOp::SetFrom { path, .. }
+            | UpdateOp::CopyFrom { path, .. }
+            | UpdateOp::SetElements { path, .. }
+            | UpdateOp::DropElements { path }
+            | UpdateOp::Recompute { path, .. }
+            | UpdateOp::Reset { path, .. } => path,
+        }
+    }
 }
 
 fn is_zero(x: &f64) -> bool {

@@ -43,6 +43,7 @@ mod today;
 mod write_conditions;
 mod write_many;
 mod write_plans;
+mod write_plans46;
 mod write_plans_batch;
 mod write_plans_bucket_figures;
 

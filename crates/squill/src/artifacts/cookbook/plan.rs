@@ -1633,6 +1633,20 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             {
                 *path = format!("{array}.{}", &path[prefix.len() + 1..]);
             }
+            // Many elements the plan writes at once (`lines.$[e].qty`, an
+            // update of many embedded children): `e` stands for the
+            // elements that pass the filter's tests of that array (the
+            // planner writes `$[]` where it has none).
+            if let Some((array, _)) = path.split_once(".$[e].") {
+                if array_filters.is_empty() {
+                    for (fp, e) in &filter {
+                        if let Some(rest) = fp.strip_prefix(&format!("{array}.")) {
+                            array_filters.push((format!("e.{rest}"), e.clone()));
+                        }
+                    }
+                }
+                continue;
+            }
             if path.split('.').any(|seg| seg.starts_with('$')) {
                 continue;
             }

@@ -54,7 +54,16 @@ impl<'a> Planner<'a> {
             }
             return;
         };
-        let elem = if acc.per_root > 1.0 && !acc.prefix.is_empty() {
+        // Many elements written at once (`$[e]`, update.rs) keep that
+        // name for the amounts added to them too.
+        let all_of = format!("{}.$[e].", acc.prefix);
+        let elem = if plan.steps[i]
+            .updates
+            .iter()
+            .any(|u| u.path().starts_with(&all_of))
+        {
+            format!("{}.$[e]", acc.prefix)
+        } else if acc.per_root > 1.0 && !acc.prefix.is_empty() {
             format!("{}.$", acc.prefix)
         } else {
             acc.prefix.clone()

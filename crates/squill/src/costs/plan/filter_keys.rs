@@ -94,13 +94,18 @@ pub(super) fn area_sorted_apart(geo: bool, sort: &[SortKey]) -> bool {
 }
 
 impl Planner<'_> {
-    /// An update of one document found by a place (a claim of the nearest
-    /// ready order within 3 km, a conditional write) walks the `2dsphere`
-    /// key over every document in the area that passes its equalities,
-    /// each fetched to test its exact distance: priced at those, not at
-    /// the one key and document the write was priced at (audit43 O); where
-    /// the places are densest, the step says what it walks there. An
-    /// update of many already prices every document it matches.
+    /// An update of one document found by a place in an order of its own
+    /// (a claim of the oldest ready order within 3 km) walks the
+    /// `2dsphere` key over every document in the area that passes its
+    /// equalities, each fetched to test its exact distance and sorted:
+    /// priced at those, not at the one key and document the write was
+    /// priced at (audit43 O); where the places are densest, the step says
+    /// what it walks there. With no order of its own it takes the first
+    /// document that passes (`$near`: the nearest), as a read near a
+    /// point stops at its limit (`area_sorted_apart`): a claim of the
+    /// nearest was priced at the whole circle while a read of the 25
+    /// nearest was priced at 25 (audit46 D4). An update of many already
+    /// prices every document it matches.
     pub(super) fn price_place_walk(&self, plan: &mut OpPlan, op: OperationId) {
         let model = self.facts.model;
         let OperationKind::Update {
@@ -123,6 +128,9 @@ impl Planner<'_> {
         }) else {
             return;
         };
+        if step.sort.is_empty() {
+            return;
+        }
         let walk = self.matched_expected(*e, filter, None);
         let more = (walk - 1.0).max(0.0);
         plan.cost.index_keys_examined += more;

@@ -158,7 +158,14 @@ impl<'a> Planner<'a> {
             .collect();
         step.limit = limit;
         step.projection = fields.iter().map(|f| acc.path(f)).collect();
-        step.documents = m;
+        // The documents the server returns: those that hold the instances
+        // found, where the instances are embedded (one purchase for its two
+        // lines, by its id; audit46 D8). The plan goes on with `m`.
+        step.documents = if acc.prefix.is_empty() {
+            m
+        } else {
+            roots.min(m)
+        };
         step.densest = densest.map(Box::new);
         let entries = self.index_entries(kinds, &acc, filter);
         let walked = looked_up.map_or_else(

@@ -195,15 +195,9 @@ impl<'a> Planner<'a> {
             }
     }
 
-    /// The index keys the find walks to find `roots` documents.
-    ///
-    /// A range after the sort in the index (equality, sort, range) is
-    /// tested on each key walked in the sort's order: to find `limit`
-    /// that pass it, the walk reads about `limit` over its share, and
-    /// without a limit every key under the equalities. The documents
-    /// fetched are those that pass (the range field is in the key).
-    /// A range on a sort field bounds the walk itself (readings of the
-    /// last hour in time order).
+    /// The index keys the find walks to find `roots` documents
+    /// (`walked`). The documents fetched are those that pass (the range
+    /// field is in the key).
     pub(super) fn keys_walked(
         &self,
         e: EntityId,
@@ -218,28 +212,49 @@ impl<'a> Planner<'a> {
             limit,
             ..
         } = read;
-        let after_sort = |c: &&Filter| {
-            c.op == FilterOp::Range
-                && !sort
-                    .iter()
-                    .any(|s| c.related.is_none() && c.path.len() == 1 && c.path[0] == s.field)
-        };
-        if !scan && !by_id && !sort.is_empty() && filter.iter().any(|c| after_sort(&c)) {
-            let equal: Vec<Filter> = filter.iter().filter(|c| !after_sort(c)).cloned().collect();
-            let under_equalities = self.matched(e, &equal, None);
-            let share = (self.matched(e, filter, None) / under_equalities.max(1.0))
-                .clamp(f64::MIN_POSITIVE, 1.0);
-            limit
-                .map_or(under_equalities, |l| {
-                    (l as f64 / share).min(under_equalities)
-                })
-                .max(roots)
-        } else if !scan && !by_id && sort.is_empty() {
-            ranges_walked(filter, limit, |f| self.matched(e, f, None))
-                .map_or(roots, |w| w.max(roots))
-        } else {
-            roots
+        if scan || by_id {
+            return roots;
         }
+        walked(filter, sort, limit, |f| self.matched(e, f, None)).map_or(roots, |w| w.max(roots))
+    }
+}
+
+/// The index keys walked for `filter` in `sort`'s order up to `limit`,
+/// where that walk is not what the filter matches; `matched` counts the
+/// instances a filter keeps (over the collection, or under one parent
+/// for a parent's children). One rule for a find and for a parent's
+/// children read by their reference (a read under a tenant is one: its
+/// two ranges once walked only the keys that pass both, audit46 D5).
+///
+/// A range after the sort in the index (equality, sort, range) is tested
+/// on each key walked in the sort's order: to find `limit` that pass it,
+/// the walk reads about `limit` over its share, and without a limit every
+/// key under the equalities. A range on a sort field bounds the walk
+/// itself (readings of the last hour in time order). With no sort, several
+/// ranges walk the first one's keys (`ranges_walked`).
+pub(super) fn walked(
+    filter: &[Filter],
+    sort: &[SortKey],
+    limit: Option<u64>,
+    matched: impl Fn(&[Filter]) -> f64,
+) -> Option<f64> {
+    let after_sort = |c: &&Filter| {
+        c.op == FilterOp::Range
+            && !sort
+                .iter()
+                .any(|s| c.related.is_none() && c.path.len() == 1 && c.path[0] == s.field)
+    };
+    if !sort.is_empty() && filter.iter().any(|c| after_sort(&c)) {
+        let equal: Vec<Filter> = filter.iter().filter(|c| !after_sort(c)).cloned().collect();
+        let under_equalities = matched(&equal);
+        let share = (matched(filter) / under_equalities.max(1.0)).clamp(f64::MIN_POSITIVE, 1.0);
+        Some(limit.map_or(under_equalities, |l| {
+            (l as f64 / share).min(under_equalities)
+        }))
+    } else if sort.is_empty() {
+        ranges_walked(filter, limit, matched)
+    } else {
+        None
     }
 }
 

@@ -463,7 +463,7 @@ impl<'a> Planner<'a> {
             .filter(|&t| t != r && acc.prefix.is_empty() && by_ref_path.is_some())
             .and_then(|t| self.parent_ref_path(t))
             .map(|t| acc.path(&t));
-        let (path, keys, examined) = if let Some(p) = by_id_path {
+        let (path, keys, examined, walked) = if let Some(p) = by_id_path {
             // Fetch by the ids at hand. `_id_` holds none of the include's
             // other conditions nor its order: each id is a key and a
             // document fetched to test them, whatever passes (a slot among
@@ -485,6 +485,7 @@ impl<'a> Planner<'a> {
                 p.clone(),
                 vec![(p, 1)],
                 examined.min(f.count(target).max(1.0)),
+                None,
             )
         } else if let Some(p) = by_ref_path {
             let p = acc.path(&p);
@@ -526,10 +527,23 @@ impl<'a> Planner<'a> {
             } else {
                 wanted
             };
-            (p, keys, m * per)
+            // The keys under each parent walked as a find's are (two
+            // ranges walk the first one's keys; a range after the sort
+            // is tested on each key in the sort's order): the index holds
+            // every test, so the documents fetched are those that pass.
+            let side = if inc.to_children {
+                f.typical(r)
+            } else {
+                f.typical_parents(r)
+            };
+            let walk = super::find_keys::walked(&inc.filter, &inc.sort, inc.limit, |x| {
+                side * self.selectivity(target, x)
+            })
+            .map_or(per, |w| w.max(per));
+            (p, keys, m * per, Some(m * walk))
         } else {
             let p = acc.path("_id");
-            (p.clone(), vec![(p, 1)], m * each)
+            (p.clone(), vec![(p, 1)], m * each, None)
         };
         let by_root_id = path == "_id";
         if let Some(t) = tenant {
@@ -559,7 +573,7 @@ impl<'a> Planner<'a> {
             super::find_keys::documents_hit(acc.docs, examined)
         };
         let mut cost = StepCost {
-            keys: examined,
+            keys: walked.unwrap_or(examined),
             docs: roots,
             bytes_read: roots * acc.root_bytes,
             ..StepCost::default()

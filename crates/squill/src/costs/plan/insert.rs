@@ -214,11 +214,36 @@ impl<'a> Planner<'a> {
         Self::as_fallback(&mut step, outlier.map(|(_, _, every)| every));
         let cost = StepCost {
             docs_written: count,
-            bytes_written: count * self.p.typical[e.index()],
+            bytes_written: count * (self.p.typical[e.index()] - self.arriving_later(e)).max(0.0),
             ..StepCost::default()
         };
         Self::target(plan, e, count > 1.0);
         self.push(plan, op, step, cost, None) - 1
+    }
+
+    /// The bytes of `e`'s typical document that its embedded children
+    /// bring after it is written: an array of children that may be empty
+    /// (`min: 0`) and that inserts of their own push into it (a question's
+    /// answers). A new question holds none of them; it was priced at the
+    /// typical question with its 20 answers (audit46 D8).
+    fn arriving_later(&self, e: EntityId) -> f64 {
+        let f = self.facts;
+        f.rels_from[e.index()]
+            .iter()
+            .filter(|&&r| {
+                let rel = f.model.relationship(r);
+                matches!(self.layout(r), Layout::Embed)
+                    && rel.kind != RelationshipKind::OneToOne
+                    && rel.child != e
+                    && rel.children.min == 0
+                    && f.rels[r.index()].child_inserts > 0.0
+            })
+            .map(|&r| {
+                let child = f.model.relationship(r).child;
+                f.typical(r)
+                    * (crate::candidates::placement::ELEMENT + self.p.typical[child.index()])
+            })
+            .sum()
     }
 
     /// What a new child writes in its parent through `r`: its id (with

@@ -1534,24 +1534,23 @@ impl<'a> Planner<'a> {
         (step, cost, index)
     }
 
-    /// The keys of the index a write finds its documents by: the id it
-    /// names (the document's, or an element's), else every equality of its
-    /// filter, then its ranges, as a read's. Equalities on every key of a
-    /// unique combination take that combination's keys alone, so a delete by
-    /// both ends of a link uses the unique pair index, rather than one end's
-    /// index that walks every link of a celebrity while the plan counted one
-    /// key.
+    /// The keys of the index a write finds its documents by: the
+    /// document's id it names, else the keys of a unique combination
+    /// whose every key it tests for equality, else an id inside the
+    /// document (an element's), else every equality of its filter, then
+    /// its ranges, as a read's. A delete by both ends of a link uses the
+    /// unique pair index, rather than one end's index that walks every
+    /// link of a celebrity while the plan counted one key. The unique
+    /// combination comes before any `._id`: an end kept as an extended
+    /// reference (`fan._id`) ends in `._id` as an element's id does, and
+    /// once took its own index (audit46 D7).
     fn write_keys(&self, e: EntityId, filter: &[StepFilter]) -> Vec<(String, i32)> {
         let ids = filter
             .iter()
             .filter(|f| matches!(f.op, FilterOp::Eq | FilterOp::In))
             .map(|f| f.path.as_str());
-        if let Some(id) = ids
-            .clone()
-            .find(|p| *p == "_id")
-            .or_else(|| ids.clone().find(|p| p.ends_with("._id")))
-        {
-            return vec![(id.to_string(), 1)];
+        if ids.clone().any(|p| p == "_id") {
+            return vec![("_id".to_string(), 1)];
         }
         let is_equal = |f: &StepFilter| matches!(f.op, FilterOp::Eq | FilterOp::In);
         let mut equal: Vec<String> = Vec::new();
@@ -1573,6 +1572,9 @@ impl<'a> Planner<'a> {
                 .find(|u| !u.is_empty() && u.iter().all(|p| equal.contains(p)))
         {
             return order.into_iter().map(|p| (p, 1)).collect();
+        }
+        if let Some(id) = ids.clone().find(|p| p.ends_with("._id")) {
+            return vec![(id.to_string(), 1)];
         }
         filter_keys::keys_of(&tests, &[], &[], is_equal)
     }

@@ -92,13 +92,39 @@ impl<'a> Planner<'a> {
                     entity: name.clone(),
                 },
             );
-            vec![filt(
+            let mut by_ids = vec![filt(
                 acc.path("_id"),
                 FilterOp::In,
                 ValueSource::FromStep { step: n },
-            )]
+            )];
+            // The find returns every element id of each document it
+            // matched: the element's own tests come along, so that the
+            // write's `arrayFilters` take only the elements that pass them.
+            if multi && self.elements_in_root_array(e) {
+                by_ids.extend(
+                    filter
+                        .iter()
+                        .filter(|c| c.related.is_none() && !c.path.is_empty())
+                        .map(|c| {
+                            let path = acc.path(&c.path.join("."));
+                            super::filter_keys::test_of(path, c, ValueSource::Param)
+                        }),
+                );
+            }
+            by_ids
         };
-        let elem = if acc.per_root > 1.0 {
+        // Many elements of an array (the lines of every purchase that
+        // holds a tier's): `$[e]`, which the cookbook restricts by the
+        // filter's tests of the element (`arrayFilters`), or every element
+        // where it has none. The positional `$` writes only the first
+        // element the filter matched in each document, and a filter by
+        // element ids a find returned matched any of the document's
+        // elements: repricing one tier's lines changed another's (audit46
+        // D1).
+        let many_elements = multi && self.elements_in_root_array(e);
+        let elem = if many_elements {
+            format!("{}.$[e]", acc.prefix)
+        } else if acc.per_root > 1.0 {
             format!("{}.$", acc.prefix)
         } else {
             acc.prefix.clone()
@@ -130,6 +156,7 @@ impl<'a> Planner<'a> {
         self.refresh_tree_paths(e, changes, m, &mut edits.extra);
         self.refresh_child_copies(ch, m, &mut edits.extra);
         // The entity itself (every copy of it when it is folded into its children).
+        let mut docs_written: Option<f64> = None;
         let (docs, sync) = match self.folded_into(e) {
             Some(children) => {
                 let n = children * m;
@@ -165,7 +192,7 @@ impl<'a> Planner<'a> {
             && needs_no_ids
             && edits.nonatomic == 0
             && relinks.is_empty()
-            && (self.written_where_found(e, multi) || rewrite.is_some())
+            && (self.written_where_found(e) || rewrite.is_some())
             && self.outlier_of(e).is_none()
             && self.folded_into(e).is_none()
         {
@@ -186,9 +213,33 @@ impl<'a> Planner<'a> {
             let names_element = tests.iter().any(|t| t.path.starts_with(&inside));
             if !edits.elem.ends_with(".$") || names_element || (rewrite.is_some() && multi) {
                 *plan = direct;
+                // One write of every document holding a matching element:
+                // priced by those documents, not by the elements.
+                if many_elements {
+                    let eq: Vec<(String, FilterOp, ValueSource)> = tests
+                        .iter()
+                        .map(|t| (t.path.clone(), t.op, t.value_from.clone()))
+                        .collect();
+                    docs_written = Some(super::find_keys::parents_holding(&acc, &eq, m));
+                }
                 step_filter = tests;
                 if names_element && !multi && rewrite.is_some() {
                     old_tests = self.old_value_tests(e, changes);
+                }
+            }
+        }
+        // No test of the elements in the write (every line of the
+        // purchases found by their own state): every element of each.
+        if many_elements {
+            let inside = format!("{}.", acc.prefix);
+            if !step_filter.iter().any(|t| t.path.starts_with(&inside)) {
+                let named = format!("{}.$[e].", acc.prefix);
+                let every = format!("{}.$[].", acc.prefix);
+                for u in &mut edits.updates {
+                    let p = u.path_mut();
+                    if p.starts_with(&named) {
+                        *p = p.replacen(&named, &every, 1);
+                    }
                 }
             }
         }
@@ -197,7 +248,7 @@ impl<'a> Planner<'a> {
             action,
             filter: step_filter,
             updates: std::mem::take(&mut edits.updates),
-            docs,
+            docs: docs_written.unwrap_or(docs),
             sync,
             purpose: std::iter::once(Purpose::Update {
                 entity: name.clone(),
@@ -257,12 +308,25 @@ impl<'a> Planner<'a> {
     /// the filter matched: one atomic `updateOne` on the parent's `_id` and
     /// the element's key, where a find then an update by the element's
     /// `_id` took two round trips and two indexes only that plan needed).
-    fn written_where_found(&self, e: EntityId, multi: bool) -> bool {
+    ///
+    /// Many elements of an array are written where found too, through
+    /// `$[e]` (`elements_in_root_array`).
+    fn written_where_found(&self, e: EntityId) -> bool {
         match self.p.home[e.index()] {
             Home::Own => true,
-            Home::Embedded { host, array, .. } => host == self.p.root(e) && (!array || !multi),
+            Home::Embedded { host, .. } => host == self.p.root(e),
             Home::Bucketed { .. } => false,
         }
+    }
+
+    /// Whether `e` lies in an array of its root document, one level
+    /// down (an order's lines): an update of many of them names them by
+    /// `$[e]` and the write's `arrayFilters`.
+    pub(super) fn elements_in_root_array(&self, e: EntityId) -> bool {
+        matches!(
+            self.p.home[e.index()],
+            Home::Embedded { host, array: true, .. } if host == self.p.root(e)
+        )
     }
 
     /// A re-pointed link of the updated child: its reference (and copies)

@@ -1,0 +1,130 @@
+//! An update of many children embedded in an array (audit46 D1): one
+//! `updateMany` of the documents that hold a matching element, writing
+//! `lines.$[e]` restricted by `arrayFilters` to the elements that pass the
+//! filter's tests of them (`lines.$[]` where it tests none). It once found
+//! the documents first, took every element id they held, and wrote
+//! `lines.$.qty` by those ids: `$` is the first element that matched, so
+//! repricing tier B's lines changed a tier A line of the same purchase.
+
+use super::external_tests::{run_check_script, says_in_each_language, server_tools};
+use super::*;
+use crate::design::{Action, UpdateOp};
+
+fn plan<'d>(d: &'d crate::design::Design, name: &str) -> &'d crate::design::OperationPlan {
+    d.operations
+        .iter()
+        .find(|p| p.operation == name)
+        .unwrap_or_else(|| panic!("no plan for {name}"))
+}
+
+/// mongosh, Node.js and Python, in that order.
+fn code(d: &crate::design::Design, name: &str) -> [String; 3] {
+    let ops = cookbook::op_codes(d);
+    let op = ops.iter().find(|o| o.name == name).expect("the op");
+    [
+        cookbook::mongosh_function(op),
+        cookbook::node_function(op),
+        cookbook::python_function(op),
+    ]
+}
+
+/// A tier's lines: one write, no find first, on the index of the lines'
+/// tier; no index on the lines' ids (nothing else looks a line up by it).
+/// Priced by the purchases that hold one of the tier's 800 lines: 800
+/// lines among 4,000,000 purchases lie in about as many purchases
+/// (`r (1 - (1 - 1/r)^m)`, rounded up).
+#[test]
+fn many_elements_are_written_where_found_through_their_own_tests() {
+    let (_, d) = crate::fixtures::load("embedded-element-updates");
+    let p = plan(&d, "reprice_tier_lines");
+    assert_eq!(p.steps.len(), 1, "{:?}", p.steps);
+    let s = &p.steps[0];
+    assert_eq!(s.action, Action::UpdateMany);
+    let paths: Vec<&str> = s.filter.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["purchase_lines.tier"]);
+    assert_eq!(
+        s.updates,
+        vec![UpdateOp::Set {
+            path: "purchase_lines.$[e].qty".into()
+        }]
+    );
+    let (r, m) = (4_000_000.0_f64, 800.0_f64);
+    let hit = (r * (1.0 - (1.0 - 1.0 / r).powf(m)) - 1e-6).ceil();
+    assert!((s.documents - hit).abs() < 1e-9, "{} vs {hit}", s.documents);
+    assert!(
+        (p.cost.documents_written - hit).abs() < 1e-9,
+        "{:?}",
+        p.cost
+    );
+    let purchase = d.collections.iter().find(|c| c.name == "purchase").unwrap();
+    let names: Vec<&str> = purchase.indexes.iter().map(|i| i.name.as_str()).collect();
+    assert!(!names.contains(&"purchase_lines._id_1"), "{names:?}");
+    assert!(names.contains(&"purchase_lines.tier_1"), "{names:?}");
+    // A purchase's lines, by the purchase's id: every element of the one
+    // document (`$[]`), which names none.
+    let p = plan(&d, "reset_purchase_lines");
+    assert_eq!(p.steps.len(), 1, "{:?}", p.steps);
+    assert_eq!(
+        p.steps[0].updates,
+        vec![UpdateOp::Set {
+            path: "purchase_lines.$[].qty".into()
+        }]
+    );
+}
+
+/// The command each language sends: the filter on the element's tier,
+/// and `arrayFilters` with the same test on `e`; the reset has none.
+#[test]
+fn each_language_restricts_the_elements_by_array_filters() {
+    let (_, d) = crate::fixtures::load("embedded-element-updates");
+    let [mongosh, node, python] = code(&d, "reprice_tier_lines");
+    let update = r#"{"$set": {"purchase_lines.$[e].qty": new_qty}}"#;
+    for js in [&mongosh, &node] {
+        assert!(
+            js.contains(r#"updateMany({"purchase_lines.tier": tier_id}"#),
+            "{js}"
+        );
+        assert!(js.contains(update), "{js}");
+        assert!(
+            js.contains(r#"{"arrayFilters": [{"e.tier": tier_id}]}"#),
+            "{js}"
+        );
+    }
+    assert!(
+        python.contains(&format!(
+            r#"update_many({{"purchase_lines.tier": tier_id}}, {update}, array_filters=[{{"e.tier": tier_id}}])"#
+        )),
+        "{python}"
+    );
+    for text in code(&d, "reset_purchase_lines") {
+        assert!(text.contains(r#""purchase_lines.$[].qty""#), "{text}");
+        assert!(!text.to_lowercase().contains("array"), "{text}");
+    }
+}
+
+/// Against the server, in each language
+/// (scripts/testenv/check_element_updates.py): repricing tier B's lines
+/// changes both tier B lines and neither tier A line, one of which shares
+/// a purchase with a tier B line; resetting a purchase's lines changes
+/// both of its lines and no other purchase's.
+#[test]
+fn many_elements_update_only_the_matching_ones_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = crate::fixtures::load("embedded-element-updates");
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("embedded-element-updates", "squill_element_updates", false),
+        ("check_element_updates.py", &[]),
+    );
+    says_in_each_language(
+        &out,
+        "",
+        &[
+            "ok: {lang} reprice_tier_lines(B, 7): both tier B lines at 7, both tier A lines unchanged",
+            "ok: {lang} reset_purchase_lines(1, 0): both lines of purchase 1 at 0, no other purchase's",
+        ],
+    );
+}

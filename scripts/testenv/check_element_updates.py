@@ -1,0 +1,86 @@
+"""Runs the updates of many children embedded in an array (audit46 D1)
+against a server in each language, and checks that each changes the
+elements its filter names and no other.
+
+The fixture `embedded-element-updates` embeds a purchase's lines in it,
+each naming its tier. Written here: purchase P1 holds a line of tier A
+then one of tier B; P2 holds one line of tier B; P3 one of tier A.
+Repricing tier B's lines must change P1's second line and P2's line and
+leave both tier A lines as they were. The plan once found the purchases
+holding a tier B line, took every line id they held, and wrote
+`purchase_lines.$.qty` by those ids: `$` is the first element that
+matched, P1's tier A line. Resetting P1's lines must change both of
+its lines and no other purchase's.
+
+python check_element_updates.py DIR URI DB MONGOSH, with DIR the
+directory `squill generate` wrote for the fixture. Prints "ok: ..." per
+check, "FAIL: ..." per failure; exits 1 on any failure.
+"""
+
+import os
+import sys
+
+from pymongo import MongoClient
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print(f"FAIL: {msg}")
+
+
+def ok(msg):
+    print(f"ok: {msg}")
+
+
+def line(lid, tier):
+    return {"_id": lid, "tier": tier, "qty": 1}
+
+
+def quantities(db):
+    """Each line's (purchase, line, qty), in the purchases' order."""
+    return [
+        (p["_id"], l["_id"], l["qty"])
+        for p in db["purchase"].find({}, sort=[("_id", 1)])
+        for l in p["purchase_lines"]
+    ]
+
+
+def check(db, lang, book):
+    db["purchase"].delete_many({})
+    db["purchase"].insert_many([
+        {"_id": 1, "purchase_lines": [line(11, "A"), line(12, "B")]},
+        {"_id": 2, "purchase_lines": [line(21, "B")]},
+        {"_id": 3, "purchase_lines": [line(31, "A")]},
+    ])
+    book.reprice_tier_lines(db, tier_id="B", new_qty=7)
+    got = quantities(db)
+    want = [(1, 11, 1), (1, 12, 7), (2, 21, 7), (3, 31, 1)]
+    if got != want:
+        fail(f"{lang} reprice_tier_lines(B, 7): lines {got}, want {want}")
+    else:
+        ok(f"{lang} reprice_tier_lines(B, 7): both tier B lines at 7, both tier A lines unchanged")
+    book.reset_purchase_lines(db, purchase_id=1, new_qty=0)
+    got = quantities(db)
+    want = [(1, 11, 0), (1, 12, 0), (2, 21, 7), (3, 31, 1)]
+    if got != want:
+        fail(f"{lang} reset_purchase_lines(1, 0): lines {got}, want {want}")
+    else:
+        ok(f"{lang} reset_purchase_lines(1, 0): both lines of purchase 1 at 0, no other purchase's")
+
+
+def main():
+    directory, uri, db_name, mongosh = sys.argv[1:5]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import three_cookbooks
+
+    _, books, _ = three_cookbooks.load(directory, uri, db_name, mongosh)
+    db = MongoClient(uri)[db_name]
+    for lang, book in books:
+        check(db, lang, book)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
