@@ -34,6 +34,11 @@ impl Planner<'_> {
             return;
         }
         let operation = model.operation(op);
+        // An operation across every tenant (`all_tenants`) names none: its
+        // writes reach every tenant's documents, and there is no id to test.
+        if operation.all_tenants {
+            return;
+        }
         let within = match &operation.kind {
             crate::model::OperationKind::Link { relationship, .. }
             | crate::model::OperationKind::UpdateLink { relationship, .. } => {

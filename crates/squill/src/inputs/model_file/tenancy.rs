@@ -92,6 +92,7 @@ pub(super) fn scope(
 ) {
     if raw.is_none() {
         finders_without_tenant(ctx, operations);
+        super::all_tenants::without_tenant(ctx, operations);
         return;
     }
     if model.tenant.is_none() {
@@ -124,13 +125,17 @@ pub(super) fn scope(
     // name, then the parent's `_id`.
     let path = |m: &Model, r: RelationshipId| vec![m.relationship(r).name.clone(), "_id".into()];
     check_finders(ctx, operations, model, &scoped);
+    super::all_tenants::check(ctx, operations, model, &scoped);
     for i in 0..model.workload.operations.len() {
         let e = model.workload.operations[i].entity_in(model);
         let Some(r) = scoped.iter().find(|(x, _)| *x == e).map(|(_, r)| *r) else {
             continue;
         };
-        // A read that finds its tenant names none: it is the way in.
-        if model.workload.operations[i].finds_tenant {
+        // A read that finds its tenant names none: it is the way in. An
+        // operation across every tenant names none either: it is one
+        // run over all of them (`all_tenants`).
+        let o = &model.workload.operations[i];
+        if o.finds_tenant || o.all_tenants {
             continue;
         }
         let tenant_filter = Filter::new(model, e, path(model, r), FilterOp::Eq);

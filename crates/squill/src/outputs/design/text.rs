@@ -44,7 +44,14 @@ pub fn render(design: &Design, color: bool) -> String {
         out.push_str("(none)\n");
     }
     for plan in &design.operations {
-        render_operation(&mut out, p, plan);
+        // An operation across every tenant says so under its steps: they
+        // name no tenant, by design (`all_tenants`).
+        let spans = design
+            .tenancy
+            .as_ref()
+            .filter(|t| t.all_tenants.contains(&plan.operation))
+            .map(|t| t.tenant.as_str());
+        render_operation(&mut out, p, plan, spans);
     }
     if let Some(t) = &design.tenancy {
         heading(&mut out, p, "Tenants");
@@ -410,7 +417,7 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
     out.push('\n');
 }
 
-fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
+fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan, spans: Option<&str>) {
     let _ = writeln!(
         out,
         "{}  {}",
@@ -439,23 +446,26 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
     for w in &plan.warnings {
         let _ = writeln!(out, "  {} {}", p.yellow("warning:"), v(&w.text()));
     }
+    if let Some(t) = spans {
+        let _ = writeln!(
+            out,
+            "  spans every {} (all_tenants): names none, priced over every {}'s documents",
+            v(t),
+            v(t)
+        );
+    }
     out.push('\n');
 }
 
 /// Each scoped entity at the typical and the largest tenant, and what
 /// each operation on them costs at both.
 fn tenants(out: &mut String, p: Paint, t: &crate::design::TenancyReport) {
-    let _ = write!(out, "every operation names its {}", v(&t.tenant));
-    if !t.finders.is_empty() {
-        let names: Vec<String> = t.finders.iter().map(|f| v(f).to_string()).collect();
-        let _ = write!(
-            out,
-            " but {}, which find{} it",
-            names.join(", "),
-            if names.len() == 1 { "s" } else { "" }
-        );
-    }
-    out.push('\n');
+    let _ = writeln!(
+        out,
+        "every operation names its {}{}",
+        v(&t.tenant),
+        t.exceptions(|n| v(n).to_string())
+    );
     for s in &t.scoped {
         let _ = writeln!(
             out,
