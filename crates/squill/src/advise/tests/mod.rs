@@ -37,6 +37,7 @@ mod tenant_depth;
 mod tenant_finders;
 mod tenant_spanning;
 mod tenant_unique;
+mod tenant_unique_carried;
 mod tenant_writes;
 mod tenants;
 mod today;

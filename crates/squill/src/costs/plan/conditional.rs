@@ -432,6 +432,7 @@ impl<'a> Planner<'a> {
                 unique: false,
                 partial: Vec::new(),
                 equalities,
+                by_data: false,
             }),
         }
     }

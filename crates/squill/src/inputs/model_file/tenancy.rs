@@ -103,11 +103,32 @@ pub(super) fn scope(
         .filter_map(|e| model.tenant_relationship(e).map(|r| (e, r)))
         .collect();
     for &(e, r) in &scoped {
+        // A combination with a parent that lies in the tenant (a night's
+        // room type, whose hotel the night carries) holds the tenant
+        // already: that parent has one. Led by the tenant it says the same
+        // thing, and one index serves both the rule and the reads, which
+        // all lead with the tenant (review46 item 6).
+        let within: Vec<RelationshipId> = model
+            .relationships
+            .iter()
+            .enumerate()
+            .filter(|(_, rel)| {
+                rel.child == e
+                    && rel.one_parent()
+                    && model.tenant_relationship(rel.parent).is_some()
+            })
+            .map(|(i, _)| RelationshipId::from_index(i))
+            .collect();
         let unique = &mut model.entities[e.index()].unique;
         for combination in unique.iter_mut() {
             if let Some(i) = combination.iter().position(|k| *k == KeyPart::Parent(r)) {
                 let k = combination.remove(i);
                 combination.insert(0, k);
+            } else if combination
+                .iter()
+                .any(|k| matches!(k, KeyPart::Parent(x) if within.contains(x)))
+            {
+                combination.insert(0, KeyPart::Parent(r));
             }
         }
         // One combination said twice (`unique: [[sku, store]]` and
