@@ -339,7 +339,7 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection, design: &Design
                 let partial: Vec<&str> = c
                     .indexes
                     .iter()
-                    .filter(|i| !i.partial.is_empty())
+                    .filter(|i| claims_only(i))
                     .map(|i| i.name.as_str())
                     .collect();
                 if !partial.is_empty() {
@@ -366,13 +366,25 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection, design: &Design
     out.push('\n');
 }
 
-/// The indexes a TTL delete takes an entry from: every index over all
-/// the collection's documents it lists (not a partial one, which holds
-/// only what its condition keeps), and `_id_`, which every collection has
+/// The indexes a TTL delete takes an entry from: every index the
+/// collection lists but a claim's partial one (`claims_only`), and `_id_`, which every collection has
 /// but the list shows only when a plan uses it.
 fn ttl_indexes(c: &Collection) -> usize {
-    c.indexes.iter().filter(|i| i.partial.is_empty()).count()
+    c.indexes.iter().filter(|i| !claims_only(i)).count()
         + usize::from(!c.indexes.iter().any(|i| i.name == "_id_"))
+}
+
+/// A claim's partial index (`status = waiting`, costs/plan/conditional.rs):
+/// not unique, on equalities only. It holds what is still to be claimed,
+/// not what expires, and its upkeep leaves the monitor's deletes out. A
+/// unique index partial on the keys it needs, or a bucket's on `count > 0`,
+/// holds expiring documents and is counted.
+fn claims_only(i: &crate::design::Index) -> bool {
+    !i.unique
+        && !i.partial.is_empty()
+        && i.partial
+            .iter()
+            .all(|p| matches!(p, crate::design::PartialCondition::Equals { .. }))
 }
 
 fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
