@@ -724,10 +724,13 @@ fn indexes(
             .iter_mut()
             .find(|i| i.keys == need.keys && i.partial == need.partial)
         {
+            // A unique index carried for the data names no user: the
+            // operation that carries it does not use it (review46 item 6).
             Some(i) => {
                 i.unique |= need.unique;
-                if !i.used_by.contains(&name) {
+                if !need.by_data && !i.used_by.contains(&name) {
                     i.used_by.push(name);
+                    i.kept_by_data = false;
                 }
             }
             None => list.push(Index {
@@ -743,12 +746,12 @@ fn indexes(
                     .join("_"),
                 keys: need.keys.clone(),
                 unique: need.unique,
-                used_by: vec![name],
+                used_by: if need.by_data { Vec::new() } else { vec![name] },
                 partial: need.partial.clone(),
                 expire_after_seconds: None,
                 expired_per_second: None,
                 kept_beside: None,
-                kept_by_data: false,
+                kept_by_data: need.by_data,
                 expires_buckets_of: None,
             }),
         }

@@ -53,7 +53,9 @@ pub(super) fn report(chosen: &Advised, settings: &Settings) -> Option<TenancyRep
         .zip(&big.plans)
         .filter(|(o, _)| {
             let op = model.operation(*o);
-            model.tenant_relationship(op.entity_in(model)).is_some() && !op.finds_tenant
+            model.tenant_relationship(op.entity_in(model)).is_some()
+                && !op.finds_tenant
+                && !op.all_tenants
         })
         .filter_map(|(o, at_largest)| {
             let name = &model.operation(o).name;
@@ -78,6 +80,13 @@ pub(super) fn report(chosen: &Advised, settings: &Settings) -> Option<TenancyRep
             .operations
             .iter()
             .filter(|o| o.finds_tenant)
+            .map(|o| o.name.clone())
+            .collect(),
+        all_tenants: model
+            .workload
+            .operations
+            .iter()
+            .filter(|o| o.all_tenants)
             .map(|o| o.name.clone())
             .collect(),
     })

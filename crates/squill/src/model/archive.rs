@@ -293,6 +293,7 @@ pub fn as_archive(
                 description: Some(format!("{} on the archived {}", op.name, e.name)),
                 paging: op.paging,
                 finds_tenant: op.finds_tenant,
+                all_tenants: op.all_tenants,
                 counts: op.counts,
             });
         }
@@ -518,6 +519,7 @@ impl Split<'_> {
             description: Some(what),
             paging: None,
             finds_tenant: false,
+            all_tenants: false,
             counts: false,
         };
         vec![

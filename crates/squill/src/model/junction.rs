@@ -366,6 +366,7 @@ fn links_op(
             description: Some(format!("{what} of `{}`, in {rel}", op.name)),
             paging: op.paging,
             finds_tenant: op.finds_tenant,
+            all_tenants: op.all_tenants,
             counts: op.counts,
         },
     )

@@ -241,6 +241,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             description: None,
             paging: None,
             finds_tenant: false,
+            all_tenants: false,
             counts: false,
         });
     }
@@ -368,6 +369,7 @@ pub fn chain(n: usize) -> Model {
             description: None,
             paging: None,
             finds_tenant: false,
+            all_tenants: false,
             counts: false,
         })
         .collect();

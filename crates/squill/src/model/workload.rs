@@ -55,6 +55,14 @@ pub struct Operation {
     /// no filter on it is added and its index does not lead with it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub finds_tenant: bool,
+    /// An operation that runs across every tenant (`all_tenants: true`: a
+    /// maintenance job that purges every store's expired carts, a report
+    /// over all of them): under a model's `tenant:`, it names no tenant, so
+    /// no filter on it is added, it is priced over every tenant's
+    /// documents, and an index that leads with the tenant does not serve
+    /// it. Its cookbook function takes no tenant's id.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub all_tenants: bool,
     /// A read that returns only how many instances its filter matches
     /// (`returns: count`): a `countDocuments`, no document sent back, and
     /// none fetched where an index holds every condition.

@@ -347,6 +347,7 @@ impl Planner<'_> {
             unique: true,
             partial: Vec::new(),
             equalities: 0,
+            by_data: false,
         });
     }
 

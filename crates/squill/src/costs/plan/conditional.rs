@@ -441,6 +441,7 @@ impl<'a> Planner<'a> {
                 unique: false,
                 partial: Vec::new(),
                 equalities,
+                by_data: false,
             }),
         }
     }
@@ -498,6 +499,11 @@ impl<'a> Planner<'a> {
             need.entries *= share;
             need.held *= share;
             need.partial = partial;
+            // The TTL monitor deletes what the claims left behind (a pickup
+            // claimed days ago, a finished job), which this index no longer
+            // holds: its deletes take no entry here, as `index-write-cost`
+            // and the report's TTL line say (review46 item 11).
+            need.writes = (need.writes - self.expired_rate(acc.root)).max(0.0);
         }
     }
 

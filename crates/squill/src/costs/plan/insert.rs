@@ -513,6 +513,13 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let entity = f.model.entity(e);
+        // Carried by an operation that does not insert `e`
+        // (`unique_without_insert`): the data keeps it, the operation
+        // does not use it.
+        let by_data = !matches!(
+            f.model.operation(op).kind,
+            OperationKind::Insert { entity, .. } if entity == e
+        );
         for (combination, (keys, partial)) in entity.unique.iter().zip(self.unique_keys(e)) {
             let keys = keys.filter(|_| step.is_some());
             match (keys, step) {
@@ -528,6 +535,7 @@ impl<'a> Planner<'a> {
                     unique: true,
                     partial,
                     equalities: 0,
+                    by_data,
                 }),
                 _ => plan.warnings.push(Warning::UniqueUnchecked {
                     entity: self.name(e).to_string(),

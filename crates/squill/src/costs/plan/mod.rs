@@ -45,6 +45,11 @@ pub struct IndexNeed {
     /// `{org, status}` before its sort keys): their direction serves the
     /// query either way, so an index that differs only there serves it too.
     pub equalities: usize,
+    /// A unique index the data's `unique:` asks for, carried by an
+    /// operation that neither inserts the entity nor uses the index (no
+    /// operation inserts it: its documents come from elsewhere): the
+    /// report says the data keeps it, not that this operation uses it.
+    pub by_data: bool,
 }
 
 /// A document an operation writes: the root entity and whether it is one
@@ -1225,6 +1230,7 @@ impl<'a> Planner<'a> {
                         unique: false,
                         partial: Vec::new(),
                         equalities: 0,
+                        by_data: false,
                     });
                 }
             }

@@ -64,6 +64,11 @@ impl Planner<'_> {
             return false;
         }
         let operation = model.operation(op);
+        // An operation across every tenant (`all_tenants`) names none: its
+        // writes reach every tenant's documents, and there is no id to test.
+        if operation.all_tenants {
+            return false;
+        }
         match &operation.kind {
             crate::model::OperationKind::Link { relationship, .. }
             | crate::model::OperationKind::UpdateLink { relationship, .. } => {

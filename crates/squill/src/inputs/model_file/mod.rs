@@ -10,6 +10,7 @@
 //! same locations; serde_json checks it first because it words JSON syntax
 //! errors better. The reference of the syntax is docs/model-file.md.
 
+mod all_tenants;
 mod budget;
 mod capacity;
 mod compact;
@@ -38,6 +39,8 @@ mod tenant_word;
 mod workload;
 mod write;
 
+#[cfg(test)]
+mod all_tenants_tests;
 #[cfg(test)]
 mod amount_tests;
 #[cfg(test)]

@@ -570,6 +570,12 @@ pub(super) struct RawOperation {
     /// does not lead with it. Read only, on an entity the tenant scopes.
     #[schemars(with = "Option<bool>")]
     pub finds_tenant: Option<S<bool>>,
+    /// The operation runs across every tenant (a maintenance job over all
+    /// stores): under the model's `tenant:` it names none, and it is
+    /// priced over every tenant's documents. Read, update or delete of an
+    /// entity the tenant scopes; not with `finds_tenant`.
+    #[schemars(with = "Option<bool>")]
+    pub all_tenants: Option<S<bool>>,
     /// What the read returns when not the documents: `count`, how many
     /// the filter matches (`countDocuments`), with no document fetched
     /// where an index holds every condition. Read only, without `fields`,

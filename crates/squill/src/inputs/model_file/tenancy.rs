@@ -92,6 +92,7 @@ pub(super) fn scope(
 ) {
     if raw.is_none() {
         finders_without_tenant(ctx, operations);
+        super::all_tenants::without_tenant(ctx, operations);
         return;
     }
     if model.tenant.is_none() {
@@ -102,11 +103,32 @@ pub(super) fn scope(
         .filter_map(|e| model.tenant_relationship(e).map(|r| (e, r)))
         .collect();
     for &(e, r) in &scoped {
+        // A combination with a parent that lies in the tenant (a night's
+        // room type, whose hotel the night carries) holds the tenant
+        // already: that parent has one. Led by the tenant it says the same
+        // thing, and one index serves both the rule and the reads, which
+        // all lead with the tenant (review46 item 6).
+        let within: Vec<RelationshipId> = model
+            .relationships
+            .iter()
+            .enumerate()
+            .filter(|(_, rel)| {
+                rel.child == e
+                    && rel.one_parent()
+                    && model.tenant_relationship(rel.parent).is_some()
+            })
+            .map(|(i, _)| RelationshipId::from_index(i))
+            .collect();
         let unique = &mut model.entities[e.index()].unique;
         for combination in unique.iter_mut() {
             if let Some(i) = combination.iter().position(|k| *k == KeyPart::Parent(r)) {
                 let k = combination.remove(i);
                 combination.insert(0, k);
+            } else if combination
+                .iter()
+                .any(|k| matches!(k, KeyPart::Parent(x) if within.contains(x)))
+            {
+                combination.insert(0, KeyPart::Parent(r));
             }
         }
         // One combination said twice (`unique: [[sku, store]]` and
@@ -124,13 +146,17 @@ pub(super) fn scope(
     // name, then the parent's `_id`.
     let path = |m: &Model, r: RelationshipId| vec![m.relationship(r).name.clone(), "_id".into()];
     check_finders(ctx, operations, model, &scoped);
+    super::all_tenants::check(ctx, operations, model, &scoped);
     for i in 0..model.workload.operations.len() {
         let e = model.workload.operations[i].entity_in(model);
         let Some(r) = scoped.iter().find(|(x, _)| *x == e).map(|(_, r)| *r) else {
             continue;
         };
-        // A read that finds its tenant names none: it is the way in.
-        if model.workload.operations[i].finds_tenant {
+        // A read that finds its tenant names none: it is the way in. An
+        // operation across every tenant names none either: it is one
+        // run over all of them (`all_tenants`).
+        let o = &model.workload.operations[i];
+        if o.finds_tenant || o.all_tenants {
             continue;
         }
         let tenant_filter = Filter::new(model, e, path(model, r), FilterOp::Eq);

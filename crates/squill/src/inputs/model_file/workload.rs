@@ -51,6 +51,7 @@ pub(super) fn workload(
                 terms,
                 paging,
                 finds_tenant: op.finds_tenant.as_ref().is_some_and(|f| f.value),
+                all_tenants: op.all_tenants.as_ref().is_some_and(|f| f.value),
                 counts: super::returns::counts(ctx, name, op),
             });
             weights.push(rates.weights);
@@ -314,7 +315,7 @@ fn operation_kind(
     };
     // Keys that do not apply to this kind of operation.
     let here = target_pos;
-    let misplaced: [(&str, bool, Option<Position>, &[&str]); 15] = [
+    let misplaced: [(&str, bool, Option<Position>, &[&str]); 16] = [
         (
             "returns",
             op.returns.is_some(),
@@ -326,6 +327,12 @@ fn operation_kind(
             op.finds_tenant.is_some(),
             op.finds_tenant.as_ref().and_then(|s| ctx.pos(s)),
             &["read"],
+        ),
+        (
+            "all_tenants",
+            op.all_tenants.is_some(),
+            op.all_tenants.as_ref().and_then(|s| ctx.pos(s)),
+            &["read", "update", "delete", "claim"],
         ),
         (
             "filter",

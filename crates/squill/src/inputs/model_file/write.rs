@@ -475,6 +475,9 @@ pub fn to_yaml(model: &Model) -> String {
         if let Some(d) = &op.description {
             let _ = writeln!(out, "    description: {}", s(d));
         }
+        if op.all_tenants {
+            let _ = writeln!(out, "    all_tenants: true");
+        }
         let rel_name = |id| s(&model.relationship(id).name);
         match &op.kind {
             OperationKind::Read {

@@ -68,6 +68,18 @@ pub fn render(design: &Design) -> String {
     }
     for plan in &design.operations {
         operation(&mut out, plan);
+        if let Some(t) = design
+            .tenancy
+            .as_ref()
+            .filter(|t| t.all_tenants.contains(&plan.operation))
+        {
+            let _ = writeln!(
+                out,
+                "Spans every {} (`all_tenants`): names none, priced over every {}'s documents.\n",
+                md::text(&t.tenant),
+                md::text(&t.tenant)
+            );
+        }
     }
     if let Some(t) = &design.tenancy {
         tenants(&mut out, t);
@@ -284,17 +296,11 @@ fn operation(out: &mut String, plan: &OperationPlan) {
 /// operation on them at both.
 fn tenants(out: &mut String, t: &crate::design::TenancyReport) {
     let tenant = cell(&t.tenant);
-    let _ = write!(out, "## Tenants\n\nEvery operation names its {tenant}");
-    if !t.finders.is_empty() {
-        let names: Vec<String> = t.finders.iter().map(|f| cell(f).to_string()).collect();
-        let _ = write!(
-            out,
-            " but {}, which find{} it",
-            names.join(", "),
-            if names.len() == 1 { "s" } else { "" }
-        );
-    }
-    out.push_str(".\n\n");
+    let _ = write!(
+        out,
+        "## Tenants\n\nEvery operation names its {tenant}{}.\n\n",
+        t.exceptions(|n| cell(n).to_string())
+    );
     let _ = writeln!(
         out,
         "| entity | in the typical {tenant} | in the largest |\n|---|---:|---:|"

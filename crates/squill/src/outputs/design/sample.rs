@@ -383,6 +383,7 @@ pub(crate) fn every_variant() -> Design {
             largest: cost(6.0),
         }],
         finders: Vec::new(),
+        all_tenants: Vec::new(),
     });
     design.capacity = Some(capacity());
     sharded(&mut design);

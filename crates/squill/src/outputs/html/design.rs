@@ -105,13 +105,7 @@ pub fn render_run(design: &Design, run: Option<&SearchRun>) -> String {
 /// Tenants section, as tables.
 fn tenants(out: &mut String, t: &crate::design::TenancyReport) {
     let tenant = esc(&t.tenant);
-    let finders = if t.finders.is_empty() {
-        String::new()
-    } else {
-        let names: Vec<String> = t.finders.iter().map(|f| esc(f).to_string()).collect();
-        let s = if names.len() == 1 { "s" } else { "" };
-        format!(" but {}, which find{s} it", names.join(", "))
-    };
+    let finders = t.exceptions(|n| esc(n).to_string());
     let _ = writeln!(
         out,
         "<section id=\"tenants\"><h2>Tenants</h2>\n<p>Every operation names its {tenant}{finders}.</p>"
