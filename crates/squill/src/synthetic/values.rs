@@ -313,6 +313,9 @@ pub struct ScalarSpec<'m> {
     plain: bool,
     /// No enum value needs a JSON escape: they are written without the test.
     enum_plain: bool,
+    /// Fields of the same instance a number must stay under, as the
+    /// model's write conditions compare them (`relations`).
+    ceilings: Vec<super::relations::Ceiling<'m>>,
 }
 
 impl<'m> ScalarSpec<'m> {
@@ -358,7 +361,14 @@ impl<'m> ScalarSpec<'m> {
             bson_type,
             plain: !needs_escape(entity.as_bytes()),
             enum_plain: enum_values.iter().all(|v| !needs_escape(v.as_bytes())),
+            ceilings: Vec::new(),
         }
+    }
+
+    /// The same spec, its numbers kept under `ceilings`.
+    pub fn under(mut self, ceilings: Vec<super::relations::Ceiling<'m>>) -> Self {
+        self.ceilings = ceilings;
+        self
     }
 
     /// Whether every value is a string of `allowed`: true for a string
@@ -418,11 +428,16 @@ impl<'m> ScalarSpec<'m> {
             }
             Kind::Num { kind, out, whole } => {
                 let x = number_draw(&mut rng, kind);
-                out.scalar(if whole {
-                    x.round()
+                let (x, step) = if whole {
+                    (x.round(), 1.0)
                 } else {
-                    (x * 100.0).round() / 100.0
-                })
+                    ((x * 100.0).round() / 100.0, 0.01)
+                };
+                if self.ceilings.is_empty() {
+                    out.scalar(x)
+                } else {
+                    out.scalar(super::relations::fold(x, key, &self.ceilings, step))
+                }
             }
             Kind::Bool => Scalar::Bool(rng.below(2) == 1),
             Kind::Date => Scalar::Date(date_value(&mut rng, key)),
