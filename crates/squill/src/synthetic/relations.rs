@@ -12,17 +12,8 @@
 //! folded under the other field's value for the same instance, so copies
 //! of it and aggregates over it read the same, whatever the thread.
 
-use super::value::Scalar;
-use super::values::{ScalarSpec, Scratch};
+use super::values::{Ceiling, ScalarSpec};
 use crate::model::{EntityId, FieldType, KeyPart, Literal, Model, Test};
-
-/// One field's ceiling: the other field of the same instance, which the
-/// field's value must not exceed (`strict`: must stay below).
-#[derive(Debug, Clone)]
-pub struct Ceiling<'m> {
-    pub spec: ScalarSpec<'m>,
-    pub strict: bool,
-}
 
 /// The ordered pairs `(low, high, strict)` of number fields of `entity`
 /// the conditions of the model's writes compare. Equality and `!=` state
@@ -105,46 +96,4 @@ pub(super) fn ceilings<'m>(
         out.push(Ceiling { spec, strict });
     }
     out
-}
-
-/// `x` folded under its ceilings for instance `key`: kept when it already
-/// lies under every one, else wrapped into `[0, limit]` (the lowest
-/// ceiling, less one step when strict), which spreads the values over the
-/// room the ceiling leaves rather than piling them on it. `step` is the
-/// value's precision (1 for a whole number, 0.01 otherwise).
-pub(super) fn fold(x: f64, key: u64, ceilings: &[Ceiling<'_>], step: f64) -> f64 {
-    let limit = ceilings
-        .iter()
-        .filter_map(|c| {
-            let high = number(&c.spec.generate(key, &mut Scratch::default()))?;
-            Some(if c.strict { high - step } else { high })
-        })
-        .fold(f64::INFINITY, f64::min);
-    if !limit.is_finite() {
-        return x;
-    }
-    let (n, m) = ((x / step).round(), (limit / step + 1e-9).floor());
-    if n <= m {
-        return x;
-    }
-    let n = if m < 0.0 { m } else { n.rem_euclid(m + 1.0) };
-    // Back to the value's precision (no 12.340000000001).
-    (n * step * 100.0).round() / 100.0
-}
-
-/// A drawn scalar as a number.
-fn number(g: &super::values::Generated<'_>) -> Option<f64> {
-    match g {
-        super::values::Generated::Scalar(s) => match *s {
-            Scalar::Int(i) => Some(f64::from(i)),
-            Scalar::Long(i) => Some(i as f64),
-            Scalar::Double(d) => Some(d),
-            Scalar::Decimal {
-                coefficient,
-                exponent,
-            } => Some(coefficient as f64 * 10f64.powi(exponent)),
-            _ => None,
-        },
-        super::values::Generated::Value(_) => None,
-    }
 }
