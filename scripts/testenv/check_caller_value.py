@@ -1,7 +1,7 @@
 """Runs conditional writes on the caller's own values (audit45 gap 7)
 against a server, in each language's cookbook.
 
-A compare-and-set, `when: ["version = expected"]` with `increments:
+A compare-and-set, `when: ["version = :expected"]` with `increments:
 {version: 1}`, is one `updateOne({_id, version: expected}, {$set: ...,
 $inc: {version: 1}})`: with the document at version 5, a save that read
 version 4 (stale) must change nothing and fail ("nothing matched"), and a

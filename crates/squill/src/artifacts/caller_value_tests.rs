@@ -1,5 +1,5 @@
 //! Writes conditional on the caller's own values (audit45 gap 7): a
-//! compare-and-set (`version = expected`, `$inc: {version: 1}`) and a
+//! compare-and-set (`version = :expected`, `$inc: {version: 1}`) and a
 //! bound on the value the write leaves (`available + rooms <= total`).
 //! The cookbook's filter takes the parameter in every language, and on a
 //! server a stale version and a release past the total change nothing
@@ -25,7 +25,7 @@ operations:
   save:
     update: page
     filter: {_id: eq}
-    when: ["version = expected"]
+    when: ["version = :expected"]
     changes: [body]
     increments: {version: 1}
     rate: 50

@@ -101,9 +101,10 @@ pub enum Literal {
     /// quota`: each key has a quota of its own). MongoDB compares two
     /// fields of one document with `$expr`, which an index cannot serve.
     Field(String),
-    /// A value the caller passes for the test alone, by its name: the
-    /// version it read (`version = expected`, a compare-and-set), or a
-    /// state it expects (`status = :wanted`).
+    /// A value the caller passes for the test alone, by the name the
+    /// model writes after a colon: the version it read (`version =
+    /// :expected`, a compare-and-set), or a state it expects (`status =
+    /// :wanted`).
     Param(String),
 }
 

@@ -28,6 +28,7 @@ mod numbering;
 mod options;
 mod plan;
 pub mod population;
+mod relations;
 mod rng;
 mod roots;
 mod sink;
@@ -46,6 +47,8 @@ mod growth_tests;
 pub(crate) mod hand_built;
 #[cfg(test)]
 mod places_tests;
+#[cfg(test)]
+mod relations_tests;
 #[cfg(test)]
 mod tenant_tests;
 #[cfg(test)]

@@ -934,6 +934,13 @@ impl<'a> Numbering<'a> {
             model_field,
             enum_values,
         )
+        .under(super::relations::ceilings(
+            self.model,
+            self.seed,
+            entity,
+            field,
+            &mut Vec::new(),
+        ))
     }
 }
 

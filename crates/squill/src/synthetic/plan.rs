@@ -180,7 +180,14 @@ impl<'c> FieldPlan<'c> {
                         bson_type,
                         model_field,
                         model_field.map_or(&[], |mf| mf.enum_values.as_slice()),
-                    ),
+                    )
+                    .under(super::relations::ceilings(
+                        model,
+                        pop.seed,
+                        e,
+                        f,
+                        &mut Vec::new(),
+                    )),
                     None => ScalarSpec::new(pop.seed, "", f, bson_type, None, &[]),
                 };
                 let design_enum = match (e, ty) {

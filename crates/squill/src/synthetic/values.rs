@@ -313,6 +313,9 @@ pub struct ScalarSpec<'m> {
     plain: bool,
     /// No enum value needs a JSON escape: they are written without the test.
     enum_plain: bool,
+    /// Fields of the same instance a number must stay under, as the
+    /// model's write conditions compare them (`relations`).
+    ceilings: Vec<Ceiling<'m>>,
 }
 
 impl<'m> ScalarSpec<'m> {
@@ -358,7 +361,14 @@ impl<'m> ScalarSpec<'m> {
             bson_type,
             plain: !needs_escape(entity.as_bytes()),
             enum_plain: enum_values.iter().all(|v| !needs_escape(v.as_bytes())),
+            ceilings: Vec::new(),
         }
+    }
+
+    /// The same spec, its numbers kept under `ceilings`.
+    pub fn under(mut self, ceilings: Vec<Ceiling<'m>>) -> Self {
+        self.ceilings = ceilings;
+        self
     }
 
     /// Whether every value is a string of `allowed`: true for a string
@@ -418,11 +428,16 @@ impl<'m> ScalarSpec<'m> {
             }
             Kind::Num { kind, out, whole } => {
                 let x = number_draw(&mut rng, kind);
-                out.scalar(if whole {
-                    x.round()
+                let (x, step) = if whole {
+                    (x.round(), 1.0)
                 } else {
-                    (x * 100.0).round() / 100.0
-                })
+                    ((x * 100.0).round() / 100.0, 0.01)
+                };
+                if self.ceilings.is_empty() {
+                    out.scalar(x)
+                } else {
+                    out.scalar(fold(x, key, &self.ceilings, step))
+                }
             }
             Kind::Bool => Scalar::Bool(rng.below(2) == 1),
             Kind::Date => Scalar::Date(date_value(&mut rng, key)),
@@ -448,6 +463,56 @@ impl<'m> ScalarSpec<'m> {
                 ])));
             }
         })
+    }
+}
+
+/// One field's ceiling: the other field of the same instance, which the
+/// field's value must not exceed (`strict`: must stay below).
+#[derive(Debug, Clone)]
+pub struct Ceiling<'m> {
+    pub spec: ScalarSpec<'m>,
+    pub strict: bool,
+}
+
+/// `x` folded under its ceilings for instance `key`: kept when it already
+/// lies under every one, else wrapped into `[0, limit]` (the lowest
+/// ceiling, less one step when strict), which spreads the values over the
+/// room the ceiling leaves rather than piling them on it. `step` is the
+/// value's precision (1 for a whole number, 0.01 otherwise).
+fn fold(x: f64, key: u64, ceilings: &[Ceiling<'_>], step: f64) -> f64 {
+    let limit = ceilings
+        .iter()
+        .filter_map(|c| {
+            let high = as_number(&c.spec.generate(key, &mut Scratch::default()))?;
+            Some(if c.strict { high - step } else { high })
+        })
+        .fold(f64::INFINITY, f64::min);
+    if !limit.is_finite() {
+        return x;
+    }
+    let (n, m) = ((x / step).round(), (limit / step + 1e-9).floor());
+    if n <= m {
+        return x;
+    }
+    let n = if m < 0.0 { m } else { n.rem_euclid(m + 1.0) };
+    // Back to the value's precision (no 12.340000000001).
+    (n * step * 100.0).round() / 100.0
+}
+
+/// A drawn scalar as a number.
+fn as_number(g: &Generated<'_>) -> Option<f64> {
+    match g {
+        Generated::Scalar(s) => match *s {
+            Scalar::Int(i) => Some(f64::from(i)),
+            Scalar::Long(i) => Some(i as f64),
+            Scalar::Double(d) => Some(d),
+            Scalar::Decimal {
+                coefficient,
+                exponent,
+            } => Some(coefficient as f64 * 10f64.powi(exponent)),
+            _ => None,
+        },
+        Generated::Value(_) => None,
     }
 }
 

@@ -66,17 +66,28 @@ fn a_condition_compares_with_the_amount_the_write_takes() {
     );
 }
 
-/// A condition on a name no increment passes is the caller's value for
-/// the test alone (audit45 gap 7): it once was refused with the help
-/// "name it in the write's increments (`available: -quantity`)".
+/// A condition on a name no increment passes is refused at its line and
+/// column (caller46): occ45 took it as the caller's value, so a typo far
+/// from every name became a new parameter of the cookbook. The caller's
+/// value is written `:quantity`; the help says so.
 #[test]
-fn a_name_no_increment_passes_is_the_callers_value() {
+fn a_name_no_increment_passes_is_refused_with_the_colon_spelling() {
+    let text = STOCK.replace(
+        "increments: {available: -quantity, reserved: quantity}",
+        "increments: {available: -1, reserved: 1}",
+    );
+    let p = problems(&text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].starts_with("m.yaml:25:12: condition `available >= quantity`: `quantity` is no field of entity `stock` and no amount the write takes from the caller\n")
+            && p[0].contains("unknown name")
+            && p[0].contains("help: a value the caller passes for the test alone is written with a colon: `available >= :quantity`"),
+        "{}",
+        p[0]
+    );
     let m = parse(
         "m.yaml",
-        &STOCK.replace(
-            "increments: {available: -quantity, reserved: quantity}",
-            "increments: {available: -1, reserved: 1}",
-        ),
+        &text.replace("available >= quantity", "available >= :quantity"),
     )
     .unwrap();
     assert_eq!(
@@ -91,7 +102,7 @@ fn a_misspelt_amount_is_suggested() {
     assert_eq!(p.len(), 1, "{p:?}");
     assert!(
         p[0].starts_with("m.yaml:25:12: condition `available >= quantiy`")
-            && p[0].contains("help: did you mean `quantity`? A value the caller passes for the test alone is written with a colon: `:quantiy`"),
+            && p[0].contains("help: did you mean `quantity`, the amount the write takes? Or a value the caller passes for the test alone is written with a colon: `available >= :quantiy`"),
         "{}",
         p[0]
     );

@@ -1,5 +1,5 @@
 //! Tests of conditions on the caller's own values (audit45 gap 7): a
-//! compare-and-set (`version = expected`, with `$inc: {version: 1}`), a
+//! compare-and-set (`version = :expected`, with `$inc: {version: 1}`), a
 //! state the caller names (`status = :wanted`), and a field with the
 //! write's amount added (`available + rooms <= total`). Each was refused,
 //! at cms-occ.yaml:60:12, with a help text that suggested `version:
@@ -30,7 +30,7 @@ operations:
   save:
     update: page
     filter: {_id: eq}
-    when: ["version = expected"]
+    when: ["version = :expected"]
     changes: [body]
     increments: {version: 1}
     rate: 10
@@ -70,16 +70,61 @@ fn a_colon_names_the_callers_value_for_any_field() {
         ("version >= :wanted", "version"),
         ("saved_at < :wanted", "saved_at"),
     ] {
-        let c = &conditions(&PAGES.replace("version = expected", when), 0)[0];
+        let c = &conditions(&PAGES.replace("version = :expected", when), 0)[0];
         assert_eq!(c.field, field, "{when}");
         assert_eq!(c.value, Literal::Param("wanted".into()), "{when}");
     }
     // A bare word stays a word where the field holds text.
-    let c = &conditions(&PAGES.replace("version = expected", "owner = wanted"), 0)[0];
+    let c = &conditions(&PAGES.replace("version = :expected", "owner = wanted"), 0)[0];
     assert_eq!(c.value, Literal::Text("wanted".into()));
-    // A bare name is the caller's value where a date is tested.
-    let c = &conditions(&PAGES.replace("version = expected", "saved_at < seen"), 0)[0];
-    assert_eq!(c.value, Literal::Param("seen".into()));
+}
+
+/// A bare name compared with a number or a date is taken only where the
+/// write names it (another field, an amount of its `increments`): any
+/// other is an error at its line and column, whose help gives the nearest
+/// name and the `:name` spelling. occ45 took `version = expected` (and a
+/// typo far from every name) as a new parameter of the cookbook.
+#[test]
+fn a_bare_name_the_write_does_not_name_is_refused() {
+    for (when, message, help) in [
+        (
+            "version = expected",
+            "condition `version = expected`: `expected` is no field of entity `page` and no amount the write takes from the caller",
+            "help: a value the caller passes for the test alone is written with a colon: `version = :expected`",
+        ),
+        (
+            "version = xyzzy",
+            "condition `version = xyzzy`: `xyzzy` is no field of entity `page`",
+            "`version = :xyzzy`",
+        ),
+        (
+            "saved_at < seen",
+            "condition `saved_at < seen`: `seen` is no field of entity `page`\n",
+            "help: a value the caller passes for the test alone is written with a colon: `saved_at < :seen`",
+        ),
+    ] {
+        let p = problems(&PAGES.replace("version = :expected", when));
+        assert_eq!(p.len(), 1, "{when}: {p:?}");
+        assert!(
+            p[0].starts_with(&format!("m.yaml:22:12: {message}")),
+            "{}",
+            p[0]
+        );
+        assert!(
+            p[0].contains("unknown name") && p[0].contains(help),
+            "{}",
+            p[0]
+        );
+    }
+    // A near-miss of another field of the tested one's kind is suggested.
+    let p = problems(&PAGES.replace("available + rooms <= total", "available + rooms <= totl"));
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].starts_with("m.yaml:30:12: condition `available + rooms <= totl`: `totl` is no field of entity `night`")
+            && p[0].contains("help: did you mean `total`, a field of `night`? Or a value the caller passes for the test alone is written with a colon: `available + rooms <= :totl`"),
+        "{}",
+        p[0]
+    );
 }
 
 #[test]
@@ -123,7 +168,7 @@ fn an_added_name_must_be_the_writes_amount() {
         "{}",
         p[0]
     );
-    let p = problems(&PAGES.replace("version = expected", "version = :9x"));
+    let p = problems(&PAGES.replace("version = :expected", "version = :9x"));
     assert!(
         p[0].starts_with(
             "m.yaml:22:12: condition `version = :9x`: `:9x` is not a name for a value the caller passes\n"
@@ -137,7 +182,7 @@ fn an_added_name_must_be_the_writes_amount() {
 /// read again the same.
 #[test]
 fn the_callers_values_are_written_back() {
-    let text = PAGES.replace("version = expected", "state = :wanted");
+    let text = PAGES.replace("version = :expected", "state = :wanted");
     let m = parse("m.yaml", &text).unwrap();
     let out = super::write::to_yaml(&m);
     assert!(out.contains("state = :wanted"), "{out}");

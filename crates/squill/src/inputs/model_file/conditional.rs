@@ -478,15 +478,10 @@ fn condition(
     let other = (!named && !amount && !f.enum_values.iter().any(|v| v == value))
         .then(|| fields.iter().find(|g| g.name == value && g.name != f.name))
         .flatten();
-    // A name where a number or a date is tested, and no field's, no
-    // amount's, nor a misspelling of an amount: the caller's value, as
-    // an ORM passes the version it read (`version = expected`).
-    let caller_value = |value: &str| {
-        is_name(value)
-            && !amount
-            && !fields.iter().any(|g| g.name == value)
-            && super::error::closest(value, amounts.iter().map(|(n, _)| n.as_str())).is_none()
-    };
+    // A bare name is taken only where the write itself names it: another
+    // field (above) or an amount its `increments` give. The caller's own
+    // value is always `:name` (`version = :expected`), so a misspelt field
+    // or amount is an error, never a new parameter of the cookbook.
     let literal = if named && !(amount && numeric(&f.ty)) {
         Literal::Param(value.to_string())
     } else if let Some(g) = other {
@@ -495,7 +490,6 @@ fn condition(
         match value.parse::<f64>() {
             Ok(n) if n.is_finite() => Literal::Number(n),
             _ if amount => Literal::Amount(value.to_string()),
-            _ if caller_value(value) => Literal::Param(value.to_string()),
             _ => {
                 not_a_value(ctx, at, text, f, fields, entity, amounts, value);
                 return None;
@@ -517,8 +511,9 @@ fn condition(
             )),
         );
         return None;
-    } else if f.ty == FieldType::Date && caller_value(value) {
-        Literal::Param(value.to_string())
+    } else if f.ty == FieldType::Date && is_name(value) {
+        not_a_value(ctx, at, text, f, fields, entity, amounts, value);
+        return None;
     } else if f.ty == FieldType::Bool {
         match value {
             "true" => Literal::Bool(true),
@@ -665,8 +660,9 @@ fn compared_field(
 }
 
 /// The error for a number field compared with `value`, which is neither
-/// a number nor an amount the write names in its `increments`: another
-/// field, a related field, or a name never passed.
+/// a number nor an amount the write names in its `increments` (or a date
+/// field compared with a bare name): the field itself, a related field,
+/// or a name that is no field and no amount (`unknown_name`).
 #[allow(clippy::too_many_arguments)]
 fn not_a_value(
     ctx: &mut Ctx<'_>,
@@ -698,17 +694,8 @@ fn not_a_value(
             None,
         )
     } else if is_name(value) {
-        // Only a name close to one of the write's amounts reaches here:
-        // any other is the caller's value (`version = expected`).
-        (
-            format!(
-                "condition `{text}`: `{value}` is no amount the write takes, and is close to one"
-            ),
-            "amount misspelt?",
-            suggestion(value, amounts.iter().map(|(n, _)| n.as_str())).map(|s| {
-                format!("{s} A value the caller passes for the test alone is written with a colon: `:{value}`")
-            }),
-        )
+        unknown_name(ctx, at, text, f, fields, entity, amounts, value);
+        return;
     } else {
         (
             format!("condition `{text}`: `{field}` is a number, and `{value}` is not"),
@@ -717,6 +704,62 @@ fn not_a_value(
         )
     };
     ctx.error(at, message, label, help);
+}
+
+/// The error for a bare name compared with a number or a date field
+/// that is neither another field of the entity nor an amount the write
+/// takes (`version = expected`): a misspelt field or amount, or the
+/// caller's own value written without its colon. The help names the
+/// nearest field of the tested one's kind or amount, and the `:name`
+/// spelling; the name never becomes a parameter by itself.
+#[allow(clippy::too_many_arguments)]
+fn unknown_name(
+    ctx: &mut Ctx<'_>,
+    at: Option<super::error::Position>,
+    text: &str,
+    f: &Field,
+    fields: &[Field],
+    entity: &str,
+    amounts: &[(String, FieldType)],
+    value: &str,
+) {
+    let number = numeric(&f.ty);
+    let kin =
+        |g: &&Field| g.name != f.name && (numeric(&g.ty) == number) && (number || g.ty == f.ty);
+    let near = super::error::closest(
+        value,
+        fields
+            .iter()
+            .filter(kin)
+            .map(|g| g.name.as_str())
+            .chain(amounts.iter().filter(|_| number).map(|(n, _)| n.as_str())),
+    );
+    // The condition as the caller's value is written: the value is the
+    // text's last word (`version = :expected`).
+    let written = text.strip_suffix(value).unwrap_or(text);
+    let colon = format!(
+        "a value the caller passes for the test alone is written with a colon: `{written}:{value}`"
+    );
+    let help = match near {
+        Some(n) if amounts.iter().any(|(a, _)| a == n) => {
+            format!("did you mean `{n}`, the amount the write takes? Or {colon}")
+        }
+        Some(n) => format!("did you mean `{n}`, a field of `{entity}`? Or {colon}"),
+        None => colon,
+    };
+    ctx.error(
+        at,
+        format!(
+            "condition `{text}`: `{value}` is no field of entity `{entity}`{}",
+            if number {
+                " and no amount the write takes from the caller"
+            } else {
+                ""
+            }
+        ),
+        "unknown name",
+        Some(help),
+    );
 }
 
 /// What a field holds, in words: for a type mismatch.

@@ -613,10 +613,11 @@ pub(super) struct RawOperation {
     /// `>=`; a number, `true`, `false`, a word, the name of an amount the
     /// caller passes that `increments` names: `available >= quantity`,
     /// another field of the entity of the same kind: `used < quota`, or a
-    /// value the caller passes for the test: `version = expected`, `status
-    /// = :wanted`). On the left, a number field may take the write's
-    /// amount: `available + rooms <= total`. Update, delete, link, unlink,
-    /// claim.
+    /// value the caller passes for the test, written with a colon:
+    /// `version = :expected`, `status = :wanted`; a bare name that is
+    /// neither a field nor such an amount is an error). On the left, a
+    /// number field may take the write's amount: `available + rooms <=
+    /// total`. Update, delete, link, unlink, claim.
     #[schemars(with = "Option<Vec<ConditionText>>")]
     pub when: Option<Vec<S<String>>>,
     /// What the application does when the write matches nothing: `fail`
@@ -660,7 +661,8 @@ pub(super) enum AmountSchema {
 
 /// A condition of a write: `field OP value`, the value a constant, an
 /// amount the caller passes, another field of the entity (`used < quota`),
-/// or a value the caller passes (`version = expected`, `status = :wanted`);
+/// or a value the caller passes, after a colon (`version = :expected`,
+/// `status = :wanted`);
 /// the field may take the write's amount (`available + rooms <= total`).
 #[derive(JsonSchema)]
 #[schemars(transparent)]
