@@ -904,6 +904,18 @@ impl Builder<'_> {
             },
             // An id inside objects (`tracks._id`): `$pull` takes the array
             // and a condition on its elements.
+            // Elements the filter tests (an embedded child deleted by its
+            // id, the children a deleted parent owns by its id in each):
+            // those tests pick them.
+            UpdateOp::Pull { path }
+                if step.filter.iter().any(|f| {
+                    f.path
+                        .strip_prefix(path.as_str())
+                        .is_some_and(|r| r.starts_with('.'))
+                }) =>
+            {
+                Update::PullWhere(path.clone())
+            }
             UpdateOp::Pull { path } => match path.strip_suffix("._id") {
                 Some(array) => Update::Pull(
                     array.to_string(),
