@@ -175,3 +175,38 @@ fn deleting_an_issue_pulls_its_comments_from_the_members_that_hold_them_against_
         ],
     );
 }
+
+/// The `$pull` of embedded elements picks them by the filter's own tests
+/// under the array, in each language: the issue's comments by the issue's
+/// id each holds, and one comment by its id, never a whole element the
+/// caller would have to build (which `$pull` matches only field for field).
+#[test]
+fn a_pull_of_embedded_elements_picks_them_by_the_filters_tests() {
+    let ops = "  drop_comment:
+    delete: comment
+    filter: {_id: eq}
+    rate: 1
+";
+    let text = format!("{EMBEDDED}{ops}");
+    let model = crate::inputs::model_file::parse("issues.yaml", &text).expect("the model parses");
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
+    let files = super::artifacts(&model, &design, &super::Options::default()).expect("artifacts");
+    let file = |name: &str| {
+        files
+            .iter()
+            .find(|a| a.file == name)
+            .map(|a| a.content.clone())
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    for name in ["cookbook.py", "cookbook.js", "cookbook.mongosh.js"] {
+        let code = file(name);
+        for wanted in [
+            r#"({"authored.issue": issue_id}, {"$pull": {"authored": {"issue": issue_id}}})"#,
+            r#"({"authored._id": comment_id}, {"$pull": {"authored": {"_id": comment_id}}})"#,
+        ] {
+            assert!(code.contains(wanted), "{name} lacks {wanted}:\n{code}");
+        }
+        assert!(!code.contains("old_authored_item"), "{name}:\n{code}");
+    }
+}
