@@ -13,7 +13,11 @@ above (a project) as they were.
 python check_cascade.py DIR URI DB MONGOSH OP PARENT LINK…, with DIR the
 directory `squill generate` wrote, OP the delete, PARENT its collection,
 and each LINK `collection.field=parent_collection` (a child's reference to
-its parent); a LINK ending in `!` is a child that must stay. Prints
+its parent); a LINK ending in `!` is a child that must stay. A LINK
+`host.array[].field=parent_collection` is a child embedded in another
+entity's documents (a member's comments, owned by their issue): two host
+documents hold, each, one element of each parent, and the delete must pull
+the first parent's elements from both and leave the rest (issue 41). Prints
 "ok: ..." per language, "FAIL: ..." per failure, exits 1 on any failure.
 """
 
@@ -32,11 +36,11 @@ def fail(msg):
     print(f"FAIL: {msg}")
 
 
-def seed(db, examples, parent, links):
+def seed(db, examples, parent, links, embedded):
     """Two parents, each with two children through every link and two
     grandchildren under each child: the ids of each document by
     collection, and which of them the delete of the first parent owns."""
-    colls = {parent} | {c for c, _, _, _ in links}
+    colls = {parent} | {c for c, _, _, _ in links} | {h for h, _, _, _ in embedded}
     for c in colls:
         db[c].delete_many({})
     made = {}
@@ -56,6 +60,18 @@ def seed(db, examples, parent, links):
                 for _ in range(2):
                     insert(child, {field: doc["_id"]}, under_first and not keeps, stays or keeps)
 
+    # Children embedded in another entity: two hosts, each holding one
+    # element of each parent, so that each host loses some and keeps some.
+    hosts = {}
+    for host, array, field, of in embedded:
+        for _ in range(2):
+            doc = copy.deepcopy(examples[host])
+            doc["_id"] = ObjectId()
+            doc[array] = []
+            db[host].insert_one(doc)
+            made.setdefault(host, set()).add(doc["_id"])
+            hosts.setdefault((host, array), []).append(doc["_id"])
+
     first = None
     for i in range(2):
         top = copy.deepcopy(examples[parent])
@@ -69,19 +85,46 @@ def seed(db, examples, parent, links):
             if of == parent:
                 for _ in range(2):
                     insert(child, {field: top["_id"]}, i == 0, stays)
+        for host, array, field, of in embedded:
+            if of != parent:
+                continue
+            for at in hosts[(host, array)]:
+                item = copy.deepcopy(examples[host][array][0])
+                item["_id"] = ObjectId()
+                item[field] = top["_id"]
+                db[host].update_one({"_id": at}, {"$push": {array: item}})
+                key = f"{host}.{array}[]"
+                made.setdefault(key, set()).add(item["_id"])
+                if i == 0:
+                    owned.add((key, item["_id"]))
     return first, made, owned
 
 
 def ids_now(db, made):
-    return {c: {d["_id"] for d in db[c].find({}, {"_id": 1})} for c in made}
+    """The ids present now: each collection's documents, and each
+    embedded array's elements (`host.array[]`) in every host document."""
+    now = {}
+    for c in made:
+        if c.endswith("[]"):
+            host, array = c[:-2].split(".", 1)
+            now[c] = {e["_id"] for d in db[host].find({}, {array: 1}) for e in d.get(array) or []}
+        else:
+            now[c] = {d["_id"] for d in db[c].find({}, {"_id": 1})}
+    return now
 
 
 def main():
     directory, uri, db_name, mongosh, op_name, parent = sys.argv[1:7]
     links = []
+    embedded = []
     for spec in sys.argv[7:]:
         stays = spec.endswith("!")
         left, of = spec.rstrip("!").split("=")
+        if "[]." in left:
+            where, field = left.split("[].", 1)
+            host, array = where.split(".", 1)
+            embedded.append((host, array, field, of))
+            continue
         coll, field = left.split(".", 1)
         links.append((coll, field, of, stays))
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -91,10 +134,12 @@ def main():
     op = cookbook.PLAN[op_name]
     db = MongoClient(uri)[db_name]
     for lang, book in books:
-        first, made, owned = seed(db, examples, parent, links)
+        first, made, owned = seed(db, examples, parent, links, embedded)
         args = {}
         for p in op["params"]:
-            by_parent = any(p["collection"] == c and p["path"] == f and of == parent for c, f, of, _ in links)
+            by_parent = any(p["collection"] == c and p["path"] == f and of == parent for c, f, of, _ in links) or any(
+                p["collection"] == h and p["path"] == f"{a}.{f}" and of == parent for h, a, f, of in embedded
+            )
             if (p["collection"] == parent and p["path"] == "_id") or by_parent:
                 args[p["name"]] = first
             else:

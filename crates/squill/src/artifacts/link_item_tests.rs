@@ -131,3 +131,88 @@ print("ok: joined", [c["name"] for c in user["channels"]])
     );
     assert!(out.contains("ok: joined ['general']"), "{out}");
 }
+
+/// An insert that links its new document with copies (a review kept among
+/// its product's latest ten, with its stars and date) pushes an element
+/// built from the document it inserted: its id as the insert gave it, its
+/// copies read from that document. The caller passed the element beside
+/// the review, free to disagree with it (writes45's notes, item 6). Bare
+/// ids (a new task into its person's `tasks`) are the inserted id too.
+#[test]
+fn an_inserts_link_pushes_the_inserted_document_not_an_item_of_the_caller() {
+    for (fixture, wanted, gone) in [
+        (
+            "shop",
+            [
+                r#"[{"_id": review["inserted_id"], "stars": new_review["stars"], "at": new_review["at"]}]"#,
+                r#"[{"_id": review.insertedId, "stars": new_review["stars"], "at": new_review["at"]}]"#,
+            ],
+            "new_reviews_item",
+        ),
+        (
+            "person-tasks",
+            [
+                r#"{"$each": [task["inserted_id"]]}"#,
+                r#"{"$each": [task.insertedId]}"#,
+            ],
+            // `reassign` (a relink) still takes its items: not this change.
+            "add_task(db, new_task, person_id, new_tasks_item",
+        ),
+    ] {
+        let (model, design) = crate::fixtures::load(fixture);
+        let files = artifacts(&model, &design, &Options::default()).expect("artifacts");
+        for (name, want) in [
+            ("cookbook.py", wanted[0]),
+            ("cookbook.js", wanted[1]),
+            ("cookbook.mongosh.js", wanted[1]),
+        ] {
+            let code = &files
+                .iter()
+                .find(|a| a.file == name)
+                .expect("the cookbook")
+                .content;
+            assert!(
+                code.contains(want),
+                "{fixture} {name} lacks {want}:\n{code}"
+            );
+            assert!(!code.contains(gone), "{fixture} {name} still takes {gone}");
+        }
+    }
+}
+
+/// Against a server: a review added to a product is kept among its latest
+/// with the review's own id, stars and date.
+#[test]
+fn an_inserted_review_is_kept_in_its_product_as_inserted_against_a_server() {
+    let Some((uri, python, _)) = server_tools() else {
+        return;
+    };
+    let (model, design) = crate::fixtures::load("shop");
+    let script = r#"
+import sys, datetime
+from pymongo import MongoClient
+sys.path.insert(0, sys.argv[1])
+import cookbook
+db = MongoClient(sys.argv[2])[sys.argv[3]]
+for c in ("product", "review"):
+    db[c].drop()
+db["product"].insert_one({"_id": 1, "reviews": [], "reviews_count": 0})
+at = datetime.datetime(2026, 11, 30, 12, 0, 0)
+out = cookbook.add_review(db, {"product": 1, "stars": 4, "at": at, "text": "fine"}, 1)
+rid = out["review"]["inserted_id"]
+product = db["product"].find_one({"_id": 1})
+assert product["reviews"] == [{"_id": rid, "stars": 4, "at": at}], product
+assert db["review"].find_one({"_id": rid})["stars"] == 4
+print("ok: kept", product["reviews"][0]["stars"], "stars under the review's id")
+"#;
+    let out = run_inline_python(
+        (&uri, &python),
+        (&model, &design),
+        ("inserted_item", "squill_inserted_item"),
+        script,
+    );
+    assert!(
+        out.contains("ok: kept 4 stars under the review's id"),
+        "{out}"
+    );
+}

@@ -13,7 +13,7 @@ pub mod sharding;
 mod tenancy;
 
 pub use layout::{Aggregation, BucketBy, Layout, Side};
-pub use purpose::{MergeBlock, Purpose, Warning};
+pub use purpose::{MergeBlock, Purpose, Unreached, Warning};
 pub use reason::{Explain, Figure, Reason, Unit};
 pub use shape::{
     ARRIVED, BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, PAGE, Shape, ShapeField,

@@ -195,6 +195,14 @@ pub enum Purpose {
         entity: String,
         parent: String,
     },
+    /// The children a deleted parent owns, embedded in another entity's
+    /// documents (`host`: a member's comments, owned by their issue),
+    /// pulled from every document that holds one, before the parent goes.
+    PullOwnedChildren {
+        entity: String,
+        parent: String,
+        host: String,
+    },
     /// A parent's figures over its children set to those of none (a count
     /// and sums of 0, no max, min or last) once all its children went.
     ResetComputed {
@@ -513,6 +521,16 @@ impl Purpose {
                 plural(entity),
                 one(parent)
             ),
+            PullOwnedChildren {
+                entity,
+                parent,
+                host,
+            } => format!(
+                "pull the {} each deleted {} owns out of the {} that hold them",
+                plural(entity),
+                one(parent),
+                plural(host)
+            ),
             ResetComputed { entity, parent } => format!(
                 "set the {}'s figures of its {} to those of none",
                 one(parent),
@@ -678,6 +696,7 @@ pub enum Warning {
         entity: String,
         children: String,
         relationship: String,
+        why: Unreached,
     },
     /// Operation `operation` states conditions (`when:`) on `entity`, but
     /// under this design its plan writes no document of `entity` (a link
@@ -789,6 +808,66 @@ impl super::KeptBeside {
                 "kept beside {}: its claims stop at the first document that meets their condition, where {} would walk past every document that fails it, each fetched to test it (a walk that costs more than this index's upkeep)",
                 self.index, self.index
             ),
+        }
+    }
+}
+
+/// Why a delete's plan cannot reach the owned children it warns of
+/// (`Warning::OrphanedChildren`): each case a step of its own would need
+/// what the plan does not have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unreached {
+    /// Some of them live in another parent's buckets or outlier's array,
+    /// where no filter by this parent's id finds them all.
+    OtherParentsArray,
+    /// They share the parent's collection (a polymorphic one): the
+    /// delete's own conditions would land on their step.
+    SameCollection,
+    /// In buckets or an outlier's overflow while another parent keeps
+    /// their ids or figures, which each bucket's share would have to
+    /// lower.
+    KeptUpInBuckets,
+    /// Embedded in another entity's documents below the top (an array in
+    /// an array, or one object), which one `$pull` by a path does not
+    /// reach.
+    NestedInHost,
+    /// Embedded in another entity whose documents (or another parent)
+    /// keep ids or figures over them: a `$pull` by filter lowers each
+    /// host by a share the plan does not know.
+    KeptUpInHost,
+    /// Neither side keeps the other's id.
+    NoReference,
+    /// They sit below children found by no id (in buckets, an outlier's
+    /// array, or pulled by their parent's id from another entity).
+    BelowUnread,
+    /// The delete already takes their entity above (a cycle of owned
+    /// relationships).
+    Cycle,
+}
+
+impl Unreached {
+    /// Why, in words, after "this plan cannot reach them:".
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::OtherParentsArray => {
+                "some of them live in another parent's buckets or outlier's array, which no filter by this parent's id finds whole"
+            }
+            Self::SameCollection => {
+                "they share its collection, where the delete's conditions would land on their step"
+            }
+            Self::KeptUpInBuckets => {
+                "they live in buckets or an outlier's overflow while another parent keeps their ids or figures, which a delete of whole buckets would leave wrong"
+            }
+            Self::NestedInHost => {
+                "another entity holds them below the top of its documents (an array in an array, or one object), which one `$pull` by a path does not reach"
+            }
+            Self::KeptUpInHost => {
+                "another entity holds them and it (or another parent) keeps their ids or figures, which a `$pull` by a filter would lower by a share per document the plan does not know"
+            }
+            Self::NoReference => "neither side keeps the other's id",
+            Self::BelowUnread => "they sit below children whose ids the plan does not read",
+            Self::Cycle => "the delete already takes their entity above them",
         }
     }
 }
@@ -944,9 +1023,11 @@ impl Warning {
                 entity,
                 children,
                 relationship,
+                why,
             } => format!(
-                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`): this plan cannot reach them (another entity holds them, or keeps them in a bucket or an outlier's array, or no id it reads finds them); the application must delete them too (found by the {entity}'s id they hold), or they stay, kept and reached by no {entity}",
-                a(entity)
+                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`): this plan cannot reach them: {}; the application must delete them too (found by the {entity}'s id they hold), or they stay, kept and reached by no {entity}",
+                a(entity),
+                why.words()
             ),
             Warning::UniqueUnchecked { entity, keys } => format!(
                 "no unique index is written for ({}) of {entity}: this design does not keep every key in each of its documents; the application must check before it inserts",

@@ -367,6 +367,12 @@ pub enum Update {
     },
     AddToSet(String, Expr),
     Pull(String, Expr),
+    /// `$pull` from the array `path` of the elements the step's filter
+    /// tests under `path.` match, as those tests (`{issue: id}` for a
+    /// filter `{"authored.issue": id}`): the filter that finds the
+    /// documents and the condition that picks their elements cannot
+    /// disagree, and the caller passes no element.
+    PullWhere(String),
     /// An update pipeline: the part of the path array `path` above the
     /// moved node `node` (a parameter) replaced by the new parent's path.
     /// `objects`: the items are objects with an `_id` (a node's own path),

@@ -588,7 +588,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     // drop the item itself), a `$pull` or a pipeline's
                     // `$filter` changes every document it matches (the
                     // item pulled is taken from the data).
-                    "modifies": s.updates.iter().any(|u| matches!(u, code::Update::Push { slice: None, .. } | code::Update::Pull(..) | code::Update::DropElements(..))),
+                    "modifies": s.updates.iter().any(|u| matches!(u, code::Update::Push { slice: None, .. } | code::Update::Pull(..) | code::Update::PullWhere(..) | code::Update::DropElements(..))),
                     // Paths from a tree's root the filter tests, and those
                     // the step rewrites below a moved node.
                     "under": s.under.iter().map(|u| json!({"path": u.path, "tree_collection": u.tree_collection, "parent_field": u.parent_field, "node_field": u.node_field})).collect::<Vec<_>>(),

@@ -318,6 +318,85 @@ impl Builder<'_> {
         Some(Expr::Doc(doc))
     }
 
+    /// The element an insert's link pushes into array `path` of
+    /// `collection` (a new task into its person's `tasks`), built from the
+    /// document the earlier `insertOne` inserted: its id as the insert gave
+    /// it and each copied field from that document (`new_task["title"]`),
+    /// so the copy cannot disagree with the task (writes45's notes, item
+    /// 6: the caller passed the element beside the task). `None` when the
+    /// element holds anything else (a link's own field), a copy the
+    /// inserted document may lack (`required: false`), or no copy of it.
+    fn inserted_item(&mut self, collection: &str, path: &str) -> Option<Expr> {
+        let (key, param, source) = self.steps.iter().rev().find_map(|s| {
+            (s.action == Action::InsertOne)
+                .then(|| Some((s.key.clone(), s.insert.clone()?, s.collection.clone())))
+                .flatten()
+        })?;
+        let entities = self.collection(&source)?.entities.clone();
+        let array = self
+            .collection(collection)?
+            .shape
+            .fields
+            .iter()
+            .find(|f| f.name == path)?
+            .clone();
+        let ShapeType::Array { items, .. } = &array.ty else {
+            return None;
+        };
+        let items = match items.as_ref() {
+            ShapeType::Object { shape } => shape.fields.clone(),
+            // Bare ids of the relationship's other side: the inserted
+            // document's own id, when it is that side.
+            ShapeType::Scalar { .. } => {
+                let crate::design::FieldOrigin::Reference { relationship, .. } = &array.origin
+                else {
+                    return None;
+                };
+                let rel = self
+                    .design
+                    .relationships
+                    .iter()
+                    .find(|r| r.relationship == *relationship)
+                    // With itself (a new user following another), the id
+                    // pushed is the other instance's, not the inserted one.
+                    .filter(|r| r.parent != r.child)?;
+                let other = self.collection(collection)?;
+                let theirs = if other.entities.contains(&rel.parent) {
+                    &rel.child
+                } else {
+                    &rel.parent
+                };
+                return entities
+                    .contains(theirs)
+                    .then(|| Expr::InsertedId { step: key.clone() });
+            }
+            _ => return None,
+        };
+        let mut doc = Vec::new();
+        let mut copies = false;
+        for f in &items {
+            let value = match &f.origin {
+                crate::design::FieldOrigin::Id | crate::design::FieldOrigin::Reference { .. }
+                    if f.name == "_id" =>
+                {
+                    Expr::InsertedId { step: key.clone() }
+                }
+                crate::design::FieldOrigin::Copy {
+                    entity: of, field, ..
+                } if entities.contains(of) && f.required => {
+                    copies = true;
+                    Expr::FieldOf {
+                        param: param.clone(),
+                        field: field.clone(),
+                    }
+                }
+                _ => return None,
+            };
+            doc.push((f.name.clone(), value));
+        }
+        copies.then_some(Expr::Doc(doc))
+    }
+
     /// The id a link adds to array `path` of `collection` (ids of the
     /// other side, no copies): the parameter for the linked instance's
     /// `_id` in its own collection. `None` outside a link, for a
@@ -792,6 +871,7 @@ impl Builder<'_> {
                     Some(list) => Expr::Items(list.clone()),
                     None => self
                         .linked_item(&c, path)
+                        .or_else(|| self.inserted_item(&c, path))
                         .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Item, ""))),
                 },
                 sort: sort.clone(),
@@ -904,6 +984,18 @@ impl Builder<'_> {
             },
             // An id inside objects (`tracks._id`): `$pull` takes the array
             // and a condition on its elements.
+            // Elements the filter tests (an embedded child deleted by its
+            // id, the children a deleted parent owns by its id in each):
+            // those tests pick them.
+            UpdateOp::Pull { path }
+                if step.filter.iter().any(|f| {
+                    f.path
+                        .strip_prefix(path.as_str())
+                        .is_some_and(|r| r.starts_with('.'))
+                }) =>
+            {
+                Update::PullWhere(path.clone())
+            }
             UpdateOp::Pull { path } => match path.strip_suffix("._id") {
                 Some(array) => Update::Pull(
                     array.to_string(),

@@ -97,9 +97,15 @@ fn idempotent(s: &StepCode) -> bool {
         Action::Find | Action::GraphLookup => true,
         Action::UpdateOne | Action::UpdateMany | Action::BulkWrite => {
             s.each.as_ref().is_none_or(|e| e.amounts.is_empty())
-                && s.updates
-                    .iter()
-                    .all(|u| matches!(u, Update::Set(..) | Update::Unset(_) | Update::Pull(..)))
+                && s.updates.iter().all(|u| {
+                    matches!(
+                        u,
+                        Update::Set(..)
+                            | Update::Unset(_)
+                            | Update::Pull(..)
+                            | Update::PullWhere(..)
+                    )
+                })
                 && s.insert.is_none()
         }
         _ => false,

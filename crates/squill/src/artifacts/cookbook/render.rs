@@ -781,6 +781,21 @@ fn each_filter(lang: Lang, step: &StepCode, id: String) -> String {
     object(&pairs)
 }
 
+/// The filter's tests under `array.` as a condition on one element, for
+/// `$pull` (`Update::PullWhere`).
+fn elements_tested(lang: Lang, step: &StepCode, array: &str) -> String {
+    let inside = format!("{array}.");
+    let tests: Vec<(String, String)> = step
+        .filter
+        .iter()
+        .filter_map(|(p, e)| {
+            p.strip_prefix(&inside)
+                .map(|f| (f.to_string(), expr(lang, e)))
+        })
+        .collect();
+    object(&and_repeated(tests))
+}
+
 fn filter(lang: Lang, step: &StepCode) -> String {
     let plain: Vec<(String, String)> = step
         .filter
@@ -1117,6 +1132,7 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
             }
             Update::AddToSet(p, e) => add("$addToSet", p, expr(lang, e)),
             Update::Pull(p, e) => add("$pull", p, expr(lang, e)),
+            Update::PullWhere(p) => add("$pull", p, elements_tested(lang, step, p)),
             Update::Rebase { .. }
             | Update::SetElements { .. }
             | Update::DropElements(..)

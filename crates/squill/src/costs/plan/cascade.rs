@@ -15,6 +15,7 @@
 //! without one.
 
 use super::*;
+use crate::design::Unreached;
 
 /// Where a parent's owned children are, for its delete.
 enum Reach {
@@ -28,13 +29,19 @@ enum Reach {
     /// An outlier's children past its threshold, in documents of their own
     /// with the parent's id (`child_field`); the rest go with the parent.
     Overflow { threshold: u64 },
+    /// Elements of an array in another entity's documents (a member's
+    /// comments, owned by their issue): pulled from every document that
+    /// holds one, found by the parent's id each element holds under `path`
+    /// (`ids: false`), or by the children's ids the parent keeps under
+    /// `path` (`ids: true`), read from it first.
+    Embedded { path: String, ids: bool },
 }
 
 impl Planner<'_> {
     /// The owned children of `e` kept apart from its documents: each
-    /// relationship with how the delete reaches them (`None`: it cannot,
-    /// and the plan warns).
-    fn owned_apart(&self, e: EntityId) -> Vec<(RelationshipId, Option<Reach>)> {
+    /// relationship with how the delete reaches them, or why it cannot
+    /// (the plan then warns).
+    fn owned_apart(&self, e: EntityId) -> Vec<(RelationshipId, Result<Reach, Unreached>)> {
         let f = self.facts;
         let model = f.model;
         let mut out = Vec::new();
@@ -47,8 +54,8 @@ impl Planner<'_> {
             let c = rel.child;
             // Embedded in `e`'s own documents, the children go with them;
             // embedded in another entity's (a member's comments, owned by
-            // their issue), they stay there: warned of below (`$pull` by
-            // the parent's id from every holder is not planned).
+            // their issue), they are pulled from its documents
+            // (`Reach::Embedded`).
             let apart = self.p.root(c) != self.p.root(e);
             if !owned || !apart {
                 continue;
@@ -75,25 +82,45 @@ impl Planner<'_> {
             // A collection shared with the parent (a polymorphic one):
             // the delete's conditions would land on the children's step.
             let same_collection = self.access(c).collection == self.access(e).collection;
-            let reach = if blocked || same_collection {
-                None
+            let refs = (self.parent_ref_path(r), self.child_ids_path(r));
+            let reach = if blocked {
+                Err(Unreached::OtherParentsArray)
+            } else if same_collection {
+                Err(Unreached::SameCollection)
             } else {
                 match (self.p.home[c.index()], self.layout(r)) {
                     (Home::Bucketed { rel: b }, Layout::Bucket { .. }) if b == r && !upkeep => {
-                        Some(Reach::Buckets)
+                        Ok(Reach::Buckets)
                     }
-                    (Home::Own, Layout::Outlier { threshold }) if !upkeep => {
-                        Some(Reach::Overflow {
-                            threshold: *threshold,
-                        })
+                    (Home::Own, Layout::Outlier { threshold }) if !upkeep => Ok(Reach::Overflow {
+                        threshold: *threshold,
+                    }),
+                    (Home::Own, Layout::Outlier { .. }) | (Home::Bucketed { .. }, _) => {
+                        Err(Unreached::KeptUpInBuckets)
                     }
-                    (Home::Own, Layout::Outlier { .. }) => None,
-                    (Home::Own, _) => match (self.parent_ref_path(r), self.child_ids_path(r)) {
-                        (Some(path), _) => Some(Reach::ParentRef { path, upkeep }),
-                        (None, Some(path)) => Some(Reach::IdsInParent { path, upkeep }),
-                        _ => None,
+                    (Home::Own, _) => match refs {
+                        (Some(path), _) => Ok(Reach::ParentRef { path, upkeep }),
+                        (None, Some(path)) => Ok(Reach::IdsInParent { path, upkeep }),
+                        _ => Err(Unreached::NoReference),
                     },
-                    _ => None,
+                    // In an array at the top of the host's documents, with
+                    // nothing kept over them elsewhere (a count the host
+                    // keeps would need each host's share of the pulled
+                    // elements): one `$pull` by the key each holds. Deeper
+                    // (an array in an array) or kept up: warned of.
+                    (Home::Embedded { host, array, .. }, _) => {
+                        if !array || host != self.p.root(c) {
+                            Err(Unreached::NestedInHost)
+                        } else if upkeep {
+                            Err(Unreached::KeptUpInHost)
+                        } else {
+                            match refs {
+                                (Some(path), _) => Ok(Reach::Embedded { path, ids: false }),
+                                (None, Some(path)) => Ok(Reach::Embedded { path, ids: true }),
+                                _ => Err(Unreached::NoReference),
+                            }
+                        }
+                    }
                 }
             };
             out.push((r, reach));
@@ -103,7 +130,7 @@ impl Planner<'_> {
 
     /// Whether a delete of `e` has owned children to delete with it.
     pub(super) fn deletes_children(&self, e: EntityId) -> bool {
-        self.owned_apart(e).iter().any(|(_, reach)| reach.is_some())
+        self.owned_apart(e).iter().any(|(_, reach)| reach.is_ok())
     }
 
     /// The steps that delete the owned children of `m` deleted `e`s, whose
@@ -126,13 +153,22 @@ impl Planner<'_> {
         for (r, reach) in self.owned_apart(e) {
             let rel = f.model.relationship(r);
             let c = rel.child;
-            let Some(reach) = reach.filter(|_| !chain.contains(&c)) else {
-                plan.warnings.push(Warning::OrphanedChildren {
-                    entity: self.name(e).to_string(),
-                    children: self.name(c).to_string(),
-                    relationship: rel.name.clone(),
-                });
-                continue;
+            let reach = if chain.contains(&c) {
+                Err(Unreached::Cycle)
+            } else {
+                reach
+            };
+            let reach = match reach {
+                Ok(reach) => reach,
+                Err(why) => {
+                    plan.warnings.push(Warning::OrphanedChildren {
+                        entity: self.name(e).to_string(),
+                        children: self.name(c).to_string(),
+                        relationship: rel.name.clone(),
+                        why,
+                    });
+                    continue;
+                }
             };
             let n = m * f.typical(r);
             let cname = self.name(c).to_string();
@@ -162,28 +198,7 @@ impl Planner<'_> {
                     self.delete_children_step(plan, op, c, by_parent, n, gone);
                 }
                 Reach::IdsInParent { path, upkeep } => {
-                    // The ids the parent keeps, read from it before it goes:
-                    // by the find of the parents that read their ids, when
-                    // there is one, or a find of its own.
-                    let pacc = self.access(e);
-                    let held = pacc.path(&path);
-                    let step = match ids {
-                        ValueSource::FromStep { step: n }
-                            if plan.steps.get(n.wrapping_sub(1)).is_some_and(|s| {
-                                s.action == Action::Find && s.collection == pacc.collection
-                            }) =>
-                        {
-                            let found = &mut plan.steps[n - 1];
-                            if !found.projection.contains(&held) {
-                                found.projection.push(held);
-                            }
-                            *n
-                        }
-                        _ => {
-                            let by_id = filt(pacc.path("_id"), one_or_in, ids.clone());
-                            self.find_ids(plan, op, e, by_id, m, vec![held])
-                        }
-                    };
+                    let step = self.ids_kept_by(plan, op, e, &path, (m, ids, one_or_in));
                     let theirs = ValueSource::FromStep { step };
                     let acc = self.access(c);
                     let by_ids = filt(acc.path("_id"), FilterOp::In, theirs.clone());
@@ -223,6 +238,86 @@ impl Planner<'_> {
                     let by_parent = filt(path, one_or_in, ids.clone());
                     self.delete_children_step(plan, op, c, by_parent, n * share, gone);
                 }
+                Reach::Embedded { path, ids: by_ids } => {
+                    let acc = self.access(c);
+                    // Their elements: by the children's ids the parent
+                    // keeps, read from it first (their own children then
+                    // go by those ids too), or by the parent's id each
+                    // holds, when no id of theirs is read and their own
+                    // children kept apart are warned of.
+                    let test = if by_ids {
+                        let step = self.ids_kept_by(plan, op, e, &path, (m, ids, one_or_in));
+                        let theirs = ValueSource::FromStep { step };
+                        self.delete_owned_children(plan, op, c, (n, &theirs, FilterOp::In), &chain);
+                        filt(acc.path("_id"), FilterOp::In, theirs)
+                    } else {
+                        self.warn_unreached_below(plan, c);
+                        filt(acc.path(&path), one_or_in, ids.clone())
+                    };
+                    // The documents holding them: each child in as many
+                    // hosts as the relationship that embeds it says
+                    // (one for a one-to-many), every child in a host of
+                    // its own at most (the model does not say how the
+                    // children of one parent share hosts), and no more
+                    // than the host's documents.
+                    let per_child = match self.p.home[c.index()] {
+                        Home::Embedded { rel: held, .. } => f.typical_parents(held),
+                        _ => 1.0,
+                    };
+                    let hosts = (n * per_child).min(acc.docs.max(1.0));
+                    self.write_root(
+                        plan,
+                        op,
+                        RootWrite {
+                            entity: c,
+                            action: Action::UpdateMany,
+                            filter: vec![test],
+                            updates: vec![UpdateOp::Pull {
+                                path: acc.prefix.clone(),
+                            }],
+                            docs: hosts,
+                            sync: 0.0,
+                            purpose: Purpose::PullOwnedChildren {
+                                entity: cname,
+                                parent: pname,
+                                host: self.name(acc.root).to_string(),
+                            },
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    /// The step that reads the ids of its children `e`'s documents keep
+    /// under `path`, before they go: the find of the parents that read
+    /// their ids, when there is one (the path added to what it returns),
+    /// or a find of its own by `ids`. Returns its step number.
+    fn ids_kept_by(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        path: &str,
+        (m, ids, one_or_in): (f64, &ValueSource, FilterOp),
+    ) -> usize {
+        let pacc = self.access(e);
+        let held = pacc.path(path);
+        match ids {
+            ValueSource::FromStep { step: n }
+                if plan.steps.get(n.wrapping_sub(1)).is_some_and(|s| {
+                    s.action == Action::Find && s.collection == pacc.collection
+                }) =>
+            {
+                let found = &mut plan.steps[n - 1];
+                if !found.projection.contains(&held) {
+                    found.projection.push(held);
+                }
+                *n
+            }
+            _ => {
+                let by_id = filt(pacc.path("_id"), one_or_in, ids.clone());
+                self.find_ids(plan, op, e, by_id, m, vec![held])
             }
         }
     }
@@ -299,6 +394,7 @@ impl Planner<'_> {
                 entity: self.name(c).to_string(),
                 children: self.name(rel.child).to_string(),
                 relationship: rel.name.clone(),
+                why: Unreached::BelowUnread,
             });
         }
     }
