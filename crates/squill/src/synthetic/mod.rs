@@ -45,6 +45,8 @@ mod growth_tests;
 #[cfg(test)]
 pub(crate) mod hand_built;
 #[cfg(test)]
+mod live_dates_tests;
+#[cfg(test)]
 mod places_tests;
 #[cfg(test)]
 mod tenant_tests;
@@ -52,6 +54,7 @@ mod tenant_tests;
 pub(crate) mod tests;
 
 pub use data::{DataFormat, DataOptions, DataSummary};
+pub use options::{expiring_fields, parse_now};
 pub use documents::{Builder, Fanout};
 pub use encode_runs::RunEncoder;
 pub use plan::ShapePlan;

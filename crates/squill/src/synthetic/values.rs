@@ -313,6 +313,9 @@ pub struct ScalarSpec<'m> {
     plain: bool,
     /// No enum value needs a JSON escape: they are written without the test.
     enum_plain: bool,
+    /// For the date an expiry counts from: when the data is loaded and the
+    /// life, in milliseconds (`live_date`).
+    live: Option<(i64, i64)>,
 }
 
 impl<'m> ScalarSpec<'m> {
@@ -358,6 +361,18 @@ impl<'m> ScalarSpec<'m> {
             bson_type,
             plain: !needs_escape(entity.as_bytes()),
             enum_plain: enum_values.iter().all(|v| !needs_escape(v.as_bytes())),
+            live: None,
+        }
+    }
+
+    /// The same field, as the date an expiry of `life_s` seconds counts
+    /// from, in data loaded at `now_ms` (`live_date`).
+    #[must_use]
+    pub fn alive_at(self, now_ms: i64, life_s: u64) -> Self {
+        let life_ms = i64::try_from(life_s.saturating_mul(1000)).unwrap_or(i64::MAX);
+        ScalarSpec {
+            live: Some((now_ms, life_ms)),
+            ..self
         }
     }
 
@@ -425,7 +440,10 @@ impl<'m> ScalarSpec<'m> {
                 })
             }
             Kind::Bool => Scalar::Bool(rng.below(2) == 1),
-            Kind::Date => Scalar::Date(date_value(&mut rng, key)),
+            Kind::Date => Scalar::Date(match self.live {
+                Some((now, life)) => live_date(&mut rng, key, now, life),
+                None => date_value(&mut rng, key),
+            }),
             Kind::ObjectId => {
                 let mut id = [0u8; 12];
                 for chunk in id.chunks_mut(4) {
@@ -456,6 +474,28 @@ impl<'m> ScalarSpec<'m> {
 pub fn date_value(rng: &mut Rng, key: u64) -> i64 {
     let step = (key % (1 << 32)) as i64;
     EPOCH_2024_MS + step * DATE_STEP_MS + rng.below(DATE_STEP_MS as u64) as i64
+}
+
+/// The date an expiry counts from, for data loaded at `now`: within the
+/// newest half of the life before it, so that none has expired when the
+/// data is loaded up to half a life later (a date of 2024 with a life of
+/// hours is deleted by the TTL monitor's first pass). A life of 0 (the
+/// field holds the moment of expiry) puts the dates in the second half of
+/// the day after `now` instead: the model gives no other span. The dates
+/// spread evenly over their half, cycling with the instance number at the
+/// usual step, with jitter below it: how long ago a document was last
+/// touched is not its place in the numbering, and an even spread is what
+/// a TTL collection in use holds.
+pub fn live_date(rng: &mut Rng, key: u64, now: i64, life: i64) -> i64 {
+    const DAY_MS: i64 = 86_400_000;
+    let half = (if life == 0 { DAY_MS } else { life } / 2).max(1);
+    let step = (key % (1 << 32)) as i64;
+    let offset = (step * DATE_STEP_MS + rng.below(DATE_STEP_MS as u64) as i64) % half;
+    if life == 0 {
+        now + half + 1 + offset
+    } else {
+        now - half + 1 + offset
+    }
 }
 
 /// What a string field holds, from its name and its entity's name: decided
