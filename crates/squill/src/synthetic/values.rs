@@ -544,7 +544,9 @@ fn str_kind(lentity: &str, name: &str) -> StrKind {
         StrKind::PersonName
     } else if name == "ip" || has(name, &["ip_addr", "_ip", "ip_"]) {
         StrKind::Ip
-    } else if has(name, &["url", "uri", "link"]) {
+    } else if has(name, &["url", "link"]) || name.split('_').any(|w| w == "uri" || w == "uris") {
+        // `uri` only as a word of its own: `courier_id` and `security`
+        // hold it by chance (audit46 D9: a courier's id drawn as a URL).
         StrKind::Url
     } else if has(name, &["street", "address"]) {
         StrKind::Street
@@ -846,6 +848,16 @@ fn number_draw(rng: &mut Rng, kind: NumKind) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// audit46 D9: `courier_id` holds "uri" by chance: an identifier, not
+    /// a URL; a field named for a URI still is one.
+    #[test]
+    fn an_id_named_after_a_courier_is_no_url() {
+        assert_eq!(str_kind("courier_job", "courier_id"), StrKind::Sku);
+        assert_eq!(str_kind("courier", "security_note"), StrKind::Words { default: 12 });
+        assert_eq!(str_kind("doc", "source_uri"), StrKind::Url);
+        assert_eq!(str_kind("doc", "avatar_url"), StrKind::Url);
+    }
 
     #[test]
     fn strings_take_the_declared_size() {
