@@ -81,8 +81,9 @@ pub struct Common {
 }
 
 fn parse_now(text: &str) -> Result<i64, String> {
-    synthetic::parse_now(text)
-        .ok_or_else(|| format!("`{text}` is not a time: give an ISO 8601 UTC time such as 2026-11-30T09:00:00Z"))
+    synthetic::parse_now(text).ok_or_else(|| {
+        format!("`{text}` is not a time: give an ISO 8601 UTC time such as 2026-11-30T09:00:00Z")
+    })
 }
 
 impl Common {

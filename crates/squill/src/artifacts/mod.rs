@@ -300,7 +300,10 @@ pub fn live_dates_note(data: &DataSummary, name: fn(&str) -> String) -> Option<S
          Load the data before {}, when the first of them expires; the same `--seed` and `--now` give the same files.",
         crate::words::utc(data.now_ms),
         fields.join(", "),
-        crate::words::utc(data.now_ms.saturating_add(i64::try_from(first_expiry_ms).unwrap_or(i64::MAX)))
+        crate::words::utc(
+            data.now_ms
+                .saturating_add(i64::try_from(first_expiry_ms).unwrap_or(i64::MAX))
+        )
     ))
 }
 

@@ -45,7 +45,8 @@ pub fn agree_sides(model: &mut Model) {
         }
         let count = model.entity(rel.child).count.max(1) as f64;
         let max = rel.parents.max.finite().unwrap_or(u64::MAX);
-        let derived = ((first / count).round() as u64).clamp(rel.parents.min, max.max(rel.parents.min));
+        let derived =
+            ((first / count).round() as u64).clamp(rel.parents.min, max.max(rel.parents.min));
         let rel = &mut model.relationships[i];
         rel.stated_parents = Some(rel.parents.typical);
         rel.parents.typical = derived;

@@ -38,7 +38,12 @@ const NOW: i64 = 1_796_029_200_000;
 const HOUR: i64 = 3_600_000;
 
 /// Each collection's dates of `field`, from the population at `pop`.
-fn dates(pop: &Population<'_>, design: &crate::design::Design, coll: &str, field: &str) -> Vec<i64> {
+fn dates(
+    pop: &Population<'_>,
+    design: &crate::design::Design,
+    coll: &str,
+    field: &str,
+) -> Vec<i64> {
     let b = Builder::new(pop, Fanout::Drawn);
     let c = design.collections.iter().find(|c| c.name == coll).unwrap();
     let mut out = Vec::new();
@@ -72,10 +77,19 @@ fn an_expiring_date_is_alive_when_the_data_is_loaded() {
     }
     // Spread over the hour, not piled at one end.
     let (lo, hi) = (touched.iter().min().unwrap(), touched.iter().max().unwrap());
-    assert!(hi - lo > HOUR / 2, "{}..{}", crate::words::utc(*lo), crate::words::utc(*hi));
+    assert!(
+        hi - lo > HOUR / 2,
+        "{}..{}",
+        crate::words::utc(*lo),
+        crate::words::utc(*hi)
+    );
     // A field holding the moment of expiry (0 s) lies ahead of NOW: 12 to 24 hours.
     for t in dates(&loaded, &design, "coupon", "valid_until") {
-        assert!(t > NOW + 12 * HOUR && t <= NOW + 24 * HOUR, "{}", crate::words::utc(t));
+        assert!(
+            t > NOW + 12 * HOUR && t <= NOW + 24 * HOUR,
+            "{}",
+            crate::words::utc(t)
+        );
     }
 }
 
@@ -116,7 +130,10 @@ fn written_data_is_alive_at_its_now_and_reproducible() {
             ..DataOptions::new(50, 3)
         };
         let summary = data::write(&model, &design, &options, &out).unwrap();
-        (std::fs::read_to_string(out.join("data/basket.json")).unwrap(), summary)
+        (
+            std::fs::read_to_string(out.join("data/basket.json")).unwrap(),
+            summary,
+        )
     };
     let (a, summary) = run("a", NOW);
     let (b, _) = run("b", NOW);
@@ -124,10 +141,16 @@ fn written_data_is_alive_at_its_now_and_reproducible() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(a, b);
     assert_ne!(a, c);
-    assert!(a.contains("\"touched_at\":{\"$date\":\"2026-11-30T0"), "{a}");
+    assert!(
+        a.contains("\"touched_at\":{\"$date\":\"2026-11-30T0"),
+        "{a}"
+    );
     assert_eq!(summary.now_ms, NOW);
     assert_eq!(
         summary.expiring,
-        vec![("basket.touched_at".to_string(), 7200), ("coupon.valid_until".to_string(), 0)]
+        vec![
+            ("basket.touched_at".to_string(), 7200),
+            ("coupon.valid_until".to_string(), 0)
+        ]
     );
 }

@@ -54,9 +54,9 @@ mod tenant_tests;
 pub(crate) mod tests;
 
 pub use data::{DataFormat, DataOptions, DataSummary};
-pub use options::{expiring_fields, parse_now};
 pub use documents::{Builder, Fanout};
 pub use encode_runs::RunEncoder;
+pub use options::{expiring_fields, parse_now};
 pub use plan::ShapePlan;
 pub use population::Population;
 pub use roots::{Root, Run};

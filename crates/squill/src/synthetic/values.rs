@@ -854,7 +854,10 @@ mod tests {
     #[test]
     fn an_id_named_after_a_courier_is_no_url() {
         assert_eq!(str_kind("courier_job", "courier_id"), StrKind::Sku);
-        assert_eq!(str_kind("courier", "security_note"), StrKind::Words { default: 12 });
+        assert_eq!(
+            str_kind("courier", "security_note"),
+            StrKind::Words { default: 12 }
+        );
         assert_eq!(str_kind("doc", "source_uri"), StrKind::Url);
         assert_eq!(str_kind("doc", "avatar_url"), StrKind::Url);
     }

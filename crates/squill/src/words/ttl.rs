@@ -91,11 +91,13 @@ mod tests {
             "eventually (the monitor runs about every 60 s, so a document can outlive the 2 minutes stated by up to 60 s, 50% of it: a read that must be exact compares the date)"
         );
         assert!(
-            ttl_monitor_delay(30 * 86_400, "placed_at").contains("the 30 days stated by up to 60 s, less than 0.1% of it")
+            ttl_monitor_delay(30 * 86_400, "placed_at")
+                .contains("the 30 days stated by up to 60 s, less than 0.1% of it")
         );
         // 2 hours: 0.8%, one figure (it read "up to under 1%").
         assert!(
-            ttl_monitor_delay(7_200, "touched_at").contains("the 2 hours stated by up to 60 s, 0.8% of it:")
+            ttl_monitor_delay(7_200, "touched_at")
+                .contains("the 2 hours stated by up to 60 s, 0.8% of it:")
         );
     }
 }

@@ -47,10 +47,33 @@ mod tests {
         assert!(after["pattern"].is_string(), "{after}");
         let validator = jsonschema::validator_for(after).expect("a valid schema");
         let samples = [
-            "30 minutes", "7 days", "0 seconds", "1800 s", "1 h", "1.5 hours", "2 weeks",
-            "3 months", "1 year", "10 mins", "5 sec", "2d", " 7 days ", ".5 h", "1. d",
-            "2 fortnights", "2 fortnight", "7", "days", "-3 days", "3 dayz", "1.2.3 days",
-            "3 Days", "", "thirty minutes", "3 days ago", "1e3 s",
+            "30 minutes",
+            "7 days",
+            "0 seconds",
+            "1800 s",
+            "1 h",
+            "1.5 hours",
+            "2 weeks",
+            "3 months",
+            "1 year",
+            "10 mins",
+            "5 sec",
+            "2d",
+            " 7 days ",
+            ".5 h",
+            "1. d",
+            "2 fortnights",
+            "2 fortnight",
+            "7",
+            "days",
+            "-3 days",
+            "3 dayz",
+            "1.2.3 days",
+            "3 Days",
+            "",
+            "thirty minutes",
+            "3 days ago",
+            "1e3 s",
         ];
         for sample in samples {
             let parsed = super::super::conditional::seconds(sample).is_some();

@@ -1078,11 +1078,23 @@ operations:
         let design =
             crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
         let line = |op: &str| {
-            let plan = design.operations.iter().find(|o| o.operation == op).unwrap();
+            let plan = design
+                .operations
+                .iter()
+                .find(|o| o.operation == op)
+                .unwrap();
             plan.steps.iter().map(step).collect::<Vec<_>>().join("\n")
         };
-        assert!(line("take_next").ends_with("; if nothing matches: nothing to do (none to claim)"), "{}", line("take_next"));
-        assert!(line("close").ends_with("; if nothing matches: nothing to do (already done)"), "{}", line("close"));
+        assert!(
+            line("take_next").ends_with("; if nothing matches: nothing to do (none to claim)"),
+            "{}",
+            line("take_next")
+        );
+        assert!(
+            line("close").ends_with("; if nothing matches: nothing to do (already done)"),
+            "{}",
+            line("close")
+        );
     }
 
     /// Issue 41: S7's copies frozen when a line or an invoice is written

@@ -204,7 +204,11 @@ fn collection(out: &mut String, c: &CollectionReport) {
         if let Some(g) = f.geo
             && g.polygons > 0
         {
-            let _ = write!(line, "; {}", crate::words::count(g.polygons as f64, "GeoJSON polygon"));
+            let _ = write!(
+                line,
+                "; {}",
+                crate::words::count(g.polygons as f64, "GeoJSON polygon")
+            );
             if let (Some(avg), Some(max)) = (g.polygon_corners, g.polygon_corners_max) {
                 let _ = write!(
                     line,
