@@ -70,6 +70,32 @@ pub struct Common {
     /// files are the same whatever the number.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+
+    /// When the synthetic data will be loaded (`2026-11-30T09:00:00Z`;
+    /// default: the time of the run, to the second): the dates an expiry
+    /// counts from lie in the newest half of their life before it, so a
+    /// TTL index does not delete them on load. The same seed and `--now`
+    /// give the same files.
+    #[arg(long, value_name = "TIME", value_parser = parse_now)]
+    pub now: Option<i64>,
+}
+
+fn parse_now(text: &str) -> Result<i64, String> {
+    synthetic::parse_now(text).ok_or_else(|| {
+        format!("`{text}` is not a time: give an ISO 8601 UTC time such as 2026-11-30T09:00:00Z")
+    })
+}
+
+impl Common {
+    /// `--now`, else the clock to the second.
+    fn now_ms(&self) -> i64 {
+        self.now.unwrap_or_else(|| {
+            let secs = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            i64::try_from(secs).unwrap_or(i64::MAX / 1000) * 1000
+        })
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -182,6 +208,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         max_children: args.max_children,
         format: DataFormat::Both,
         force: args.common.force,
+        now_ms: args.common.now_ms(),
         threads: args.common.threads.unwrap_or(0),
         cancel: Some(stop_on_signals()),
         progress: Some(Default::default()),
@@ -340,6 +367,7 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         max_children: args.max_children,
         format: args.format.into(),
         force: args.common.force,
+        now_ms: args.common.now_ms(),
         threads: args.common.threads.unwrap_or(0),
         cancel: Some(stop_on_signals()),
         progress: Some(Default::default()),
@@ -428,4 +456,9 @@ fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Dur
         artifacts::cookbook::format_count(summary.documents() as f64 / secs),
         summary.bytes() as f64 / secs / 1e6
     );
+    if let Some(note) = artifacts::live_dates_note(summary, |name| {
+        format!("`{}`", squill::words::visible(name))
+    }) {
+        let _ = writeln!(text, "  {note}");
+    }
 }

@@ -887,6 +887,7 @@ impl DocBuilder<'_> {
             }
         }
         let _ = per_bucket;
+        let capacity = self.p.layouts[r.index()].bucket_capacity();
         let (s, _) = self.entity(rel.child, n, false);
         shape.push(field(
             &rel.parent_field,
@@ -894,7 +895,7 @@ impl DocBuilder<'_> {
                 items: Box::new(ShapeType::Object {
                     shape: Shape { fields: s },
                 }),
-                max_items: Some(*per_bucket),
+                max_items: capacity,
             },
             true,
             FieldOrigin::Embedded {

@@ -1018,7 +1018,7 @@ pub(super) fn run_check_script(
 
 /// `run_check_script`, with the design's synthetic data written into the
 /// directory too (data/*.json) when `data` says how.
-fn run_check_script_on_data(
+pub(super) fn run_check_script_on_data(
     (uri, python, mongosh): (&str, &Path, &Path),
     (model, design): (&Model, &Design),
     (dir, db, setup): (&str, &str, bool),

@@ -257,6 +257,11 @@ fn readme(design: &Design, artifacts: &[Artifact], data: Option<&DataSummary>) -
                 cookbook::format_count(c.bson_bytes as f64)
             ));
         }
+        if let Some(note) = live_dates_note(data, md::code_in_prose) {
+            out.push('\n');
+            out.push_str(&note);
+            out.push('\n');
+        }
     }
     out.push_str(
         "\nTo build it: `mongosh \"mongodb://HOST/DB\" setup.js` (safe to run again).\n\
@@ -264,6 +269,46 @@ fn readme(design: &Design, artifacts: &[Artifact], data: Option<&DataSummary>) -
          (mongoimport) and `dump/DB/` (mongorestore).\n",
     );
     out
+}
+
+/// What the user must know to load data with expiring dates in time: the
+/// fields, the time they were placed alive at (`--now`), and when the
+/// first of them expires. `name` writes a field's name where it lands.
+/// `None` when nothing expires.
+pub fn live_dates_note(data: &DataSummary, name: fn(&str) -> String) -> Option<String> {
+    if data.expiring.is_empty() {
+        return None;
+    }
+    let fields: Vec<String> = data
+        .expiring
+        .iter()
+        .map(|(f, life)| {
+            format!(
+                "{} (life {})",
+                name(f),
+                crate::words::duration_seconds(*life)
+            )
+        })
+        .collect();
+    // `synthetic::values::live_date`: the oldest date is half a life
+    // before `now` (half a day after it for a life of 0), so the first
+    // document expires half a life after `now`.
+    let first_expiry_ms = data
+        .expiring
+        .iter()
+        .map(|(_, life)| if *life == 0 { 43_200_000 } else { life * 500 })
+        .min()
+        .unwrap_or(0);
+    Some(format!(
+        "Dates an expiry counts from are placed alive at {} (`--now`, else the time of the run): {}. \
+         Load the data before {}, when the first of them expires; the same `--seed` and `--now` give the same files.",
+        crate::words::utc(data.now_ms),
+        fields.join(", "),
+        crate::words::utc(
+            data.now_ms
+                .saturating_add(i64::try_from(first_expiry_ms).unwrap_or(i64::MAX))
+        )
+    ))
 }
 
 /// Writes `artifacts` into `dir`: refuses existing files unless `force`,

@@ -203,6 +203,18 @@ impl Layout {
         }
     }
 
+    /// The most children one bucket of this layout holds: its array's
+    /// `maxItems` (`advise::document`), the bound the upsert that adds to
+    /// it tests (a full bucket makes it open another), and the bound the
+    /// bucket's reason gives (`rules/design/bucket.rs`). `None` for other
+    /// layouts.
+    pub fn bucket_capacity(&self) -> Option<u64> {
+        match self {
+            Layout::Bucket { per_bucket, .. } => Some(*per_bucket),
+            _ => None,
+        }
+    }
+
     /// Whether the child keeps a collection of its own under this layout.
     pub fn child_has_collection(&self) -> bool {
         !matches!(self, Layout::Embed | Layout::Bucket { .. })

@@ -223,6 +223,8 @@ pub fn as_archive(
             children: scaled(rel.children, old_share),
             parent_field: format!("{}_archive", rel.parent_field),
             description: Some(format!("{} older than the horizon", rel.name)),
+            // The original's warning is the one to give (`model::agree_sides`).
+            stated_parents: None,
             ..rel.clone()
         });
     }

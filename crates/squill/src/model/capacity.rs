@@ -286,7 +286,7 @@ mod tests {
   message: {count: 1000000}
 relationships:
   members: {kind: many-to-many, parent: channel, child: user,
-    children: {typical: 40, max: 100000}, parents: {typical: 1, max: 50}}
+    children: {typical: 1000, max: 100000}, parents: {typical: 1, max: 50}}
   messages: {parent: channel, child: message,
     children: {typical: 1000, max: 100000, growth: {typical: 10, max: 100, per: day}}}
 ",
@@ -297,7 +297,7 @@ relationships:
         // 1,000 channels add at least 10 × 0.5 a day each… the least mean.
         assert!(g.entities[2].count > 1_000_000);
         let members = &g.relationships[0];
-        assert_eq!(members.children.typical, 43);
+        assert_eq!(members.children.typical, 1080);
         assert_eq!(members.children.max, Count::Finite(108_000));
         assert_eq!(members.parents.typical, 1);
         let messages = &g.relationships[1];

@@ -69,6 +69,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     let side = |name: String, from: EntityId, children: Cardinality, field: &str, back: &str| {
         Relationship {
             tenant_chain: Vec::new(),
+            stated_parents: None,
             name,
             kind: RelationshipKind::OneToMany,
             parent: from,

@@ -16,6 +16,7 @@ mod growth;
 mod ids;
 mod junction;
 mod relationship;
+mod sides;
 mod sort_key;
 #[doc(hidden)]
 pub mod synthetic;
@@ -42,6 +43,7 @@ pub use expiry::compare_expiry;
 pub use growth::{Growth, Percentile, Period};
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
+pub use sides::{DISAGREE_FACTOR as SIDES_DISAGREE_FACTOR, agree_sides, links_by_side};
 pub use tenancy::{Tenant, by_id_alone, implied, searches_places};
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{

@@ -139,6 +139,11 @@ pub struct Relationship {
     /// (model/tenancy.rs, `carry`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tenant_chain: Vec<RelationshipId>,
+    /// A many-to-many's typical parents as the model stated them, when
+    /// they disagreed with the other side's count of the links and
+    /// `parents.typical` was derived from it (`model::agree_sides`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stated_parents: Option<u64>,
 }
 
 impl Relationship {

@@ -116,6 +116,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
         };
         rels.push(Relationship {
             tenant_chain: Vec::new(),
+            stated_parents: None,
             name: format!("r{i}"),
             kind,
             parent: EntityId::from_index(a),
@@ -307,6 +308,7 @@ pub fn chain(n: usize) -> Model {
     let relationships: Vec<Relationship> = (1..n)
         .map(|i| Relationship {
             tenant_chain: Vec::new(),
+            stated_parents: None,
             name: format!("r{}", i - 1),
             kind: RelationshipKind::OneToMany,
             parent: EntityId::from_index(i - 1),

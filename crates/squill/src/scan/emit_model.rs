@@ -356,6 +356,7 @@ fn relationship(
     };
     Relationship {
         tenant_chain: Vec::new(),
+        stated_parents: None,
         name,
         kind: r.kind,
         parent,
@@ -754,6 +755,7 @@ fn embedded_level(
             });
             relationships.push(Relationship {
                 tenant_chain: Vec::new(),
+                stated_parents: None,
                 name: rel_name,
                 kind: if many {
                     RelationshipKind::OneToMany

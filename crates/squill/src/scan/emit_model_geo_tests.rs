@@ -400,3 +400,20 @@ fn a_sampled_density_is_scaled_to_the_collection() {
         "{how}"
     );
 }
+
+/// audit46 D9: the text report says what the JSON report counts: three
+/// valid polygons of 4 corners each (a mean of 4, at most 4), where it
+/// once showed only `object`.
+#[test]
+fn the_text_report_names_the_polygons_it_counted() {
+    let zones: Vec<Vec<u8>> = (0..3)
+        .map(|i| doc(&[("_id", B::I32(i)), ("area", polygon(f64::from(i), 4))]))
+        .collect();
+    let report = scan(vec![coll("food", "zones", zones)], &Default::default());
+    let text = crate::outputs::scan::text(&report);
+    let line = text.lines().find(|l| l.contains("area")).unwrap();
+    assert!(
+        line.ends_with("; 3 GeoJSON polygons of 4 corners on average, at most 4"),
+        "{text}"
+    );
+}

@@ -29,6 +29,11 @@ use std::path::{Path, PathBuf};
 pub struct DataSummary {
     pub collections: Vec<CollectionSummary>,
     pub files: Vec<PathBuf>,
+    /// When the data is taken to be loaded (`DataOptions::now_ms`), and the
+    /// fields (`entity.field`, with the expiry's seconds) whose dates are
+    /// placed alive then: what the user must know to load it in time.
+    pub now_ms: i64,
+    pub expiring: Vec<(String, u64)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -295,13 +300,19 @@ pub(crate) fn write_tuned(
         max_children,
         format,
         force,
+        now_ms,
         ..
     } = *options;
     refuse_existing(&paths(design, dir, format)?, force)?;
     super::refuse_too_many(model, scale, max_children)?;
-    let pop = Population::with_max_children(model, design, scale, seed, max_children);
+    let pop =
+        Population::with_max_children(model, design, scale, seed, max_children).loaded_at(now_ms);
     let db = database_name(design);
-    let mut summary = DataSummary::default();
+    let mut summary = DataSummary {
+        now_ms,
+        expiring: super::options::expiring_fields(model),
+        ..DataSummary::default()
+    };
     let mut writer = WriteThread::start(dir, tuning)?;
     let (json, dump) = (format.ejson(), format.dump());
     let builders = Builders::new(

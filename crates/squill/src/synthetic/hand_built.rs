@@ -63,6 +63,7 @@ pub(crate) fn rel(
 ) -> Relationship {
     Relationship {
         tenant_chain: Vec::new(),
+        stated_parents: None,
         name: name.into(),
         kind,
         parent: EntityId::from_index(parent),

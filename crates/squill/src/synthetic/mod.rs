@@ -46,6 +46,8 @@ mod growth_tests;
 #[cfg(test)]
 pub(crate) mod hand_built;
 #[cfg(test)]
+mod live_dates_tests;
+#[cfg(test)]
 mod places_tests;
 #[cfg(test)]
 mod relations_tests;
@@ -57,6 +59,7 @@ pub(crate) mod tests;
 pub use data::{DataFormat, DataOptions, DataSummary};
 pub use documents::{Builder, Fanout};
 pub use encode_runs::RunEncoder;
+pub use options::{expiring_fields, parse_now};
 pub use plan::ShapePlan;
 pub use population::Population;
 pub use roots::{Root, Run};

@@ -30,6 +30,12 @@ pub struct DataOptions {
     pub format: DataFormat,
     /// Overwrite existing files.
     pub force: bool,
+    /// When the data is taken to be loaded, in milliseconds since the
+    /// Unix epoch: the dates of a field an expiry counts from lie in the
+    /// newest half of its life before it (`values::live_date`), so a TTL
+    /// index keeps them for at least half their life after it. The CLI
+    /// gives the clock or `--now`; the same value gives the same bytes.
+    pub now_ms: i64,
     /// Threads that build documents (0: one per core). The output does not
     /// depend on it.
     pub threads: usize,
@@ -52,9 +58,30 @@ impl DataOptions {
             max_children: None,
             format: DataFormat::Both,
             force: false,
+            now_ms: super::values::EPOCH_2024_MS,
             threads: 0,
             cancel: None,
             progress: None,
         }
     }
+}
+
+/// `--now`: an ISO 8601 time (`2026-11-30T09:00:00Z`, or with an offset),
+/// in milliseconds since the Unix epoch; `None` when it is not one.
+pub fn parse_now(text: &str) -> Option<i64> {
+    crate::inputs::ejson::date::parse_iso(text.trim())
+}
+
+/// The fields whose dates `now_ms` places (`values::live_date`), as
+/// `entity.field` with the expiry's seconds: what a run tells its user
+/// along with the `--now` that reproduces it.
+pub fn expiring_fields(model: &crate::model::Model) -> Vec<(String, u64)> {
+    model
+        .entities
+        .iter()
+        .filter_map(|e| {
+            let x = e.expires.as_ref()?;
+            Some((format!("{}.{}", e.name, x.field), x.seconds))
+        })
+        .collect()
 }

@@ -190,6 +190,14 @@ impl<'c> FieldPlan<'c> {
                     )),
                     None => ScalarSpec::new(pop.seed, "", f, bson_type, None, &[]),
                 };
+                // The date an expiry counts from (and its copies) is alive
+                // when the data is loaded.
+                let spec = match (e.and_then(|e| model.entity(e).expires.as_ref()), pop.now_ms) {
+                    (Some(x), Some(now)) if x.field == *f && bson_type == "date" => {
+                        spec.alive_at(now, x.seconds)
+                    }
+                    _ => spec,
+                };
                 let design_enum = match (e, ty) {
                     (Some(_), ShapeType::Scalar { enum_values, .. }) => enum_values.as_slice(),
                     _ => &[],

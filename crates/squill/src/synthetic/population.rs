@@ -22,6 +22,10 @@ pub struct Population<'a> {
     /// The design's timelines (fan-out on write), with the follower counts
     /// worked out once: shared by the clones of the builder threads.
     pub(super) timelines: Arc<Vec<TimelineGen>>,
+    /// When the data is loaded (`DataOptions::now_ms`): the dates an
+    /// expiry counts from are alive then. `None` for example documents,
+    /// whose dates stay where every other date is.
+    pub now_ms: Option<i64>,
 }
 
 impl<'a> Population<'a> {
@@ -61,6 +65,16 @@ impl<'a> Population<'a> {
         Population {
             numbering,
             timelines,
+            now_ms: None,
+        }
+    }
+
+    /// The same population, loaded at `now_ms` (`now_ms` above).
+    #[must_use]
+    pub fn loaded_at(self, now_ms: i64) -> Self {
+        Population {
+            now_ms: Some(now_ms),
+            ..self
         }
     }
 }

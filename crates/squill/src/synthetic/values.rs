@@ -316,6 +316,9 @@ pub struct ScalarSpec<'m> {
     /// Fields of the same instance a number must stay under, as the
     /// model's write conditions compare them (`relations`).
     ceilings: Vec<Ceiling<'m>>,
+    /// For the date an expiry counts from: when the data is loaded and the
+    /// life, in milliseconds (`live_date`).
+    live: Option<(i64, i64)>,
 }
 
 impl<'m> ScalarSpec<'m> {
@@ -362,6 +365,18 @@ impl<'m> ScalarSpec<'m> {
             plain: !needs_escape(entity.as_bytes()),
             enum_plain: enum_values.iter().all(|v| !needs_escape(v.as_bytes())),
             ceilings: Vec::new(),
+            live: None,
+        }
+    }
+
+    /// The same field, as the date an expiry of `life_s` seconds counts
+    /// from, in data loaded at `now_ms` (`live_date`).
+    #[must_use]
+    pub fn alive_at(self, now_ms: i64, life_s: u64) -> Self {
+        let life_ms = i64::try_from(life_s.saturating_mul(1000)).unwrap_or(i64::MAX);
+        ScalarSpec {
+            live: Some((now_ms, life_ms)),
+            ..self
         }
     }
 
@@ -440,7 +455,10 @@ impl<'m> ScalarSpec<'m> {
                 }
             }
             Kind::Bool => Scalar::Bool(rng.below(2) == 1),
-            Kind::Date => Scalar::Date(date_value(&mut rng, key)),
+            Kind::Date => Scalar::Date(match self.live {
+                Some((now, life)) => live_date(&mut rng, key, now, life),
+                None => date_value(&mut rng, key),
+            }),
             Kind::ObjectId => {
                 let mut id = [0u8; 12];
                 for chunk in id.chunks_mut(4) {
@@ -523,6 +541,28 @@ pub fn date_value(rng: &mut Rng, key: u64) -> i64 {
     EPOCH_2024_MS + step * DATE_STEP_MS + rng.below(DATE_STEP_MS as u64) as i64
 }
 
+/// The date an expiry counts from, for data loaded at `now`: within the
+/// newest half of the life before it, so that none has expired when the
+/// data is loaded up to half a life later (a date of 2024 with a life of
+/// hours is deleted by the TTL monitor's first pass). A life of 0 (the
+/// field holds the moment of expiry) puts the dates in the second half of
+/// the day after `now` instead: the model gives no other span. The dates
+/// spread evenly over their half, cycling with the instance number at the
+/// usual step, with jitter below it: how long ago a document was last
+/// touched is not its place in the numbering, and an even spread is what
+/// a TTL collection in use holds.
+pub fn live_date(rng: &mut Rng, key: u64, now: i64, life: i64) -> i64 {
+    const DAY_MS: i64 = 86_400_000;
+    let half = (if life == 0 { DAY_MS } else { life } / 2).max(1);
+    let step = (key % (1 << 32)) as i64;
+    let offset = (step * DATE_STEP_MS + rng.below(DATE_STEP_MS as u64) as i64) % half;
+    if life == 0 {
+        now + half + 1 + offset
+    } else {
+        now - half + 1 + offset
+    }
+}
+
 /// What a string field holds, from its name and its entity's name: decided
 /// once per (entity, field) and cached, since the name tests are the bulk of
 /// the work per value otherwise.
@@ -569,7 +609,9 @@ fn str_kind(lentity: &str, name: &str) -> StrKind {
         StrKind::PersonName
     } else if name == "ip" || has(name, &["ip_addr", "_ip", "ip_"]) {
         StrKind::Ip
-    } else if has(name, &["url", "uri", "link"]) {
+    } else if has(name, &["url", "link"]) || name.split('_').any(|w| w == "uri" || w == "uris") {
+        // `uri` only as a word of its own: `courier_id` and `security`
+        // hold it by chance (audit46 D9: a courier's id drawn as a URL).
         StrKind::Url
     } else if has(name, &["street", "address"]) {
         StrKind::Street
@@ -871,6 +913,19 @@ fn number_draw(rng: &mut Rng, kind: NumKind) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// audit46 D9: `courier_id` holds "uri" by chance: an identifier, not
+    /// a URL; a field named for a URI still is one.
+    #[test]
+    fn an_id_named_after_a_courier_is_no_url() {
+        assert_eq!(str_kind("courier_job", "courier_id"), StrKind::Sku);
+        assert_eq!(
+            str_kind("courier", "security_note"),
+            StrKind::Words { default: 12 }
+        );
+        assert_eq!(str_kind("doc", "source_uri"), StrKind::Url);
+        assert_eq!(str_kind("doc", "avatar_url"), StrKind::Url);
+    }
 
     #[test]
     fn strings_take_the_declared_size() {

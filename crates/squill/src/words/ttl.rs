@@ -27,14 +27,17 @@ pub fn ttl_deleted(secs: u64, field: &str) -> String {
 /// (an offer of 15 s can live 75 s).
 pub fn ttl_monitor_delay(secs: u64, field: &str) -> String {
     if secs >= MONITOR_SECONDS {
-        let share = MONITOR_SECONDS as f64 / secs as f64 * 100.0;
-        let share = if share >= 1.0 {
-            format!("{}%", super::num(share))
+        // The share the monitor's period is of the life, to a tenth of a
+        // percent (audit46 D9: "up to under 1% of the 2 hours" said two
+        // bounds at once).
+        let share = MONITOR_SECONDS as f64 / secs as f64;
+        let share = if share >= 0.001 {
+            super::percent(share)
         } else {
-            "under 1%".to_string()
+            "less than 0.1%".to_string()
         };
         return format!(
-            "eventually (the monitor runs about every {MONITOR_SECONDS} s, up to {share} of the {} stated: a read that must be exact compares the date)",
+            "eventually (the monitor runs about every {MONITOR_SECONDS} s, so a document can outlive the {} stated by up to {MONITOR_SECONDS} s, {share} of it: a read that must be exact compares the date)",
             duration_seconds(secs)
         );
     }
@@ -80,15 +83,21 @@ mod tests {
     }
 
     /// A TTL of a minute or more says the share of its life the monitor
-    /// adds: half of a 2-minute ticket's, under 1% of a 30-day order's.
+    /// adds: half of a 2-minute ticket's, less than 0.1% of a 30-day order's.
     #[test]
     fn a_longer_ttl_says_the_share_of_its_life_the_monitor_adds() {
         assert_eq!(
             ttl_monitor_delay(120, "queued_at"),
-            "eventually (the monitor runs about every 60 s, up to 50% of the 2 minutes stated: a read that must be exact compares the date)"
+            "eventually (the monitor runs about every 60 s, so a document can outlive the 2 minutes stated by up to 60 s, 50% of it: a read that must be exact compares the date)"
         );
         assert!(
-            ttl_monitor_delay(30 * 86_400, "placed_at").contains("up to under 1% of the 30 days")
+            ttl_monitor_delay(30 * 86_400, "placed_at")
+                .contains("the 30 days stated by up to 60 s, less than 0.1% of it")
+        );
+        // 2 hours: 0.8%, one figure (it read "up to under 1%").
+        assert!(
+            ttl_monitor_delay(7_200, "touched_at")
+                .contains("the 2 hours stated by up to 60 s, 0.8% of it:")
         );
     }
 }

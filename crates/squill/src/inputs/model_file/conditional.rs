@@ -821,7 +821,7 @@ pub(crate) fn expiry(
 
 /// `30 minutes`, `1800 s`, `7 days`, `0 seconds`: whole seconds, at most
 /// the largest `expireAfterSeconds` the server takes (2^31 - 1).
-fn seconds(text: &str) -> Option<u64> {
+pub(super) fn seconds(text: &str) -> Option<u64> {
     let text = text.trim();
     let split = text
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))

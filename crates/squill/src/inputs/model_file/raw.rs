@@ -238,7 +238,14 @@ pub(crate) struct RawExpiry {
     #[schemars(with = "String")]
     pub from: S<String>,
     /// A duration: a number and a unit (seconds, minutes, hours, days, weeks, months, years).
-    #[schemars(with = "String")]
+    // The pattern is what `conditional::seconds` reads (a test holds them
+    // to one list of samples), but for its bound of 2^31 - 1 seconds.
+    #[schemars(
+        with = "String",
+        regex(
+            pattern = r"^\s*([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*(s|secs?|seconds?|mins?|minutes?|h|hours?|d|days?|w|weeks?|months?|y|years?)\s*$"
+        )
+    )]
     pub after: S<String>,
 }
 

@@ -339,6 +339,7 @@ pub(super) fn relationships(
             name,
             Relationship {
                 tenant_chain: Vec::new(),
+                stated_parents: None,
                 name: name.value.clone(),
                 kind,
                 parent,

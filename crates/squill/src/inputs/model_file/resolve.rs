@@ -154,6 +154,8 @@ fn age_shares(ctx: &mut Ctx<'_>, model: &mut Model) {
     }
     // Before the shares: the life each test adds is an age like any other.
     crate::model::compare_expiry(model);
+    // Before anything reads a many-to-many's sides: one count of its links.
+    crate::model::agree_sides(model);
     model.fill_age_shares();
 }
 

@@ -36,6 +36,56 @@ mod tests {
         }
     }
 
+    /// audit46 D11: the schema's pattern for a duration (`expires.after`)
+    /// accepts what the parser reads and refuses what it refuses, on one
+    /// list of samples; the schema once took any string, `2 fortnights`
+    /// included, which squill refuses at its line and column.
+    #[test]
+    fn the_duration_pattern_agrees_with_the_parser() {
+        let schema: serde_json::Value = serde_json::from_str(&super::schema_json()).unwrap();
+        let after = &schema["$defs"]["Expiry"]["properties"]["after"];
+        assert!(after["pattern"].is_string(), "{after}");
+        let validator = jsonschema::validator_for(after).expect("a valid schema");
+        let samples = [
+            "30 minutes",
+            "7 days",
+            "0 seconds",
+            "1800 s",
+            "1 h",
+            "1.5 hours",
+            "2 weeks",
+            "3 months",
+            "1 year",
+            "10 mins",
+            "5 sec",
+            "2d",
+            " 7 days ",
+            ".5 h",
+            "1. d",
+            "2 fortnights",
+            "2 fortnight",
+            "7",
+            "days",
+            "-3 days",
+            "3 dayz",
+            "1.2.3 days",
+            "3 Days",
+            "",
+            "thirty minutes",
+            "3 days ago",
+            "1e3 s",
+        ];
+        for sample in samples {
+            let parsed = super::super::conditional::seconds(sample).is_some();
+            let valid = validator.is_valid(&serde_json::json!(sample));
+            assert_eq!(valid, parsed, "`{sample}`: schema {valid}, parser {parsed}");
+        }
+        // The one difference, stated: the server's bound on
+        // `expireAfterSeconds` is the parser's, not the pattern's.
+        assert!(validator.is_valid(&serde_json::json!("3000000000 s")));
+        assert!(super::super::conditional::seconds("3000000000 s").is_none());
+    }
+
     #[test]
     fn committed_schema_is_up_to_date() {
         let fresh = super::schema_json();

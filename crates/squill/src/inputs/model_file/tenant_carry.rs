@@ -199,5 +199,6 @@ fn carried(
             via.join("'s ")
         )),
         tenant_chain: up.to_vec(),
+        stated_parents: None,
     }
 }

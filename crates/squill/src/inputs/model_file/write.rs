@@ -398,7 +398,12 @@ pub fn to_yaml(model: &Model) -> String {
         let _ = writeln!(out, "    parent: {}", s(&model.entity(r.parent).name));
         let _ = writeln!(out, "    child: {}", s(&model.entity(r.child).name));
         let _ = writeln!(out, "    children: {}", cardinality(&r.children));
-        let _ = writeln!(out, "    parents: {}", cardinality(&r.parents));
+        // As the model stated it, not as `model::agree_sides` derived it.
+        let parents = crate::model::Cardinality {
+            typical: r.stated_parents.unwrap_or(r.parents.typical),
+            ..r.parents
+        };
+        let _ = writeln!(out, "    parents: {}", cardinality(&parents));
         let _ = writeln!(out, "    standalone: {}", r.child_standalone);
         let _ = writeln!(out, "    shared: {}", r.shared);
         let _ = writeln!(out, "    parent_field: {}", s(&r.parent_field));

@@ -828,7 +828,8 @@ pub(crate) fn step(step: &Step) -> String {
         text.push_str(&format!(", {gate}"));
     }
     if let Some(o) = step.otherwise {
-        text.push_str(&format!("; if nothing matches: {}", otherwise(o)));
+        let claim = step.action == crate::design::Action::FindOneAndUpdate;
+        text.push_str(&format!("; if nothing matches: {}", otherwise(o, claim)));
     }
     text
 }
@@ -875,13 +876,17 @@ pub(crate) fn conditions(step: &Step) -> String {
         .join(" and ")
 }
 
-/// What the application does when a conditional write matches nothing.
-pub(crate) fn otherwise(o: crate::model::Otherwise) -> &'static str {
+/// What the application does when a conditional write (or, `claim`, a
+/// claim) matches nothing.
+pub(crate) fn otherwise(o: crate::model::Otherwise, claim: bool) -> &'static str {
     match o {
         crate::model::Otherwise::Fail => "the operation fails and tells the caller",
         crate::model::Otherwise::Undo => {
             "the application undoes the earlier writes of its atomic group"
         }
+        // A claim that finds nothing has nothing to claim; only a write
+        // whose condition is its own result was already done (audit46 D9).
+        crate::model::Otherwise::Skip if claim => "nothing to do (none to claim)",
         crate::model::Otherwise::Skip => "nothing to do (already done)",
     }
 }
@@ -1050,6 +1055,58 @@ fn upkeep(maintained_by: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// audit46 D9: a claim with `otherwise: skip` that finds nothing had
+    /// nothing to claim; a conditional update that matches nothing was
+    /// already done. The claim once said "already done" too.
+    #[test]
+    fn a_skipped_claim_found_nothing_to_claim() {
+        let yaml = "
+entities:
+  ticket:
+    count: 100000
+    fields:
+      status: {type: string(8), enum: [new, open, done]}
+      priority: int
+operations:
+  take_next:
+    claim: ticket
+    filter: {status: eq}
+    sort: [-priority]
+    when: ['status = new']
+    changes: [status]
+    otherwise: skip
+    rate: 30
+  close:
+    update: ticket
+    filter: {_id: eq}
+    when: ['status = open']
+    changes: [status]
+    otherwise: skip
+    rate: 10
+";
+        let model = crate::inputs::model_file::parse("claim.yaml", yaml).unwrap();
+        let design =
+            crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let line = |op: &str| {
+            let plan = design
+                .operations
+                .iter()
+                .find(|o| o.operation == op)
+                .unwrap();
+            plan.steps.iter().map(step).collect::<Vec<_>>().join("\n")
+        };
+        assert!(
+            line("take_next").ends_with("; if nothing matches: nothing to do (none to claim)"),
+            "{}",
+            line("take_next")
+        );
+        assert!(
+            line("close").ends_with("; if nothing matches: nothing to do (already done)"),
+            "{}",
+            line("close")
+        );
+    }
 
     /// Issue 41: S7's copies frozen when a line or an invoice is written
     /// are labelled a snapshot, not an extended reference; a live copy

@@ -199,6 +199,25 @@ fn collection(out: &mut String, c: &CollectionReport) {
                 d.points, d.typical_per_km2, d.max_per_km2, d.cell_degrees
             );
         }
+        // Polygons have no density; the JSON report counts them, and the
+        // text said nothing of them (audit46 D9).
+        if let Some(g) = f.geo
+            && g.polygons > 0
+        {
+            let _ = write!(
+                line,
+                "; {}",
+                crate::words::count(g.polygons as f64, "GeoJSON polygon")
+            );
+            if let (Some(avg), Some(max)) = (g.polygon_corners, g.polygon_corners_max) {
+                let _ = write!(
+                    line,
+                    " of {} corners on average, at most {}",
+                    crate::words::num(avg),
+                    crate::words::int(max)
+                );
+            }
+        }
         let _ = writeln!(out, "{}", line.trim_end());
     }
 }

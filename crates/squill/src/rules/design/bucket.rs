@@ -54,10 +54,12 @@ pub struct Busiest {
     pub figure: String,
     /// Its children per day.
     pub per_day: Figure,
-    /// Children in one of its buckets: the bound of every bucket (a count
-    /// bucket's size; a time bucket's unit at the busiest rate).
+    /// Children in one of its buckets: what arrives in one unit at the
+    /// busiest rate (a day for count buckets), at most the bucket's
+    /// capacity (`Layout::bucket_capacity`, the bound its upsert tests).
     pub in_bucket: Figure,
-    /// Buckets it fills a day (count buckets: `per_day / in_bucket`).
+    /// Buckets it fills a day: the buckets one unit's children need at the
+    /// capacity, times the units a day.
     pub buckets_a_day: Figure,
 }
 
@@ -157,17 +159,22 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         .collect();
     let size = *per_bucket as f64;
     let per_bucket = Figure::count(size);
+    // What one bucket holds at most: the upsert's bound, the array's
+    // `maxItems` (one function for all three, audit46 D10).
+    let capacity = cx.layout.bucket_capacity().unwrap_or(1).max(1) as f64;
     // The busiest parent, when the growth has a spread to tell it from
-    // the typical one.
+    // the typical one: `per_unit` of its children arrive per bucket unit
+    // (a day for count buckets), `units` such units a day; a bucket full
+    // at `capacity` makes the upsert open another.
     let growth = cx.facts.growth(cx.r).filter(|g| g.has_spread());
-    let busiest = |in_bucket: f64| {
+    let busiest = |per_unit: f64, units: f64| {
         growth.map(|g| {
             let (figure, per_day) = g.busiest();
             Busiest {
                 figure: figure.name().to_string(),
                 per_day: Figure::count(per_day),
-                in_bucket: Figure::count(in_bucket.min(per_day).ceil()),
-                buckets_a_day: Figure::count((per_day / in_bucket.max(1.0)).ceil()),
+                in_bucket: Figure::count(per_unit.min(capacity).ceil()),
+                buckets_a_day: Figure::count((per_unit / capacity).ceil().max(1.0) * units),
             }
         })
     };
@@ -176,7 +183,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             child: cx.child(),
             per_bucket,
             aggregates,
-            busiest: busiest(size),
+            busiest: busiest(growth.map_or(0.0, |g| g.busiest().1), 1.0),
         },
         BucketBy::Time { field, unit } => {
             let a_day = crate::model::units_a_day(unit).unwrap_or(1.0);
@@ -188,7 +195,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
                 unit: unit.to_string(),
                 field: field.clone(),
                 aggregates,
-                busiest: busiest(at_busiest.max(1.0)),
+                busiest: busiest(at_busiest.max(1.0), a_day),
             }
         }
     }))
@@ -224,4 +231,80 @@ mod tests {
         };
         assert_eq!((unit.as_str(), field.as_str()), ("minute", "time"));
     }
+
+    /// audit46 D10: the busiest truck (1,000 a day stated, scaled to the
+    /// inserts by `growth-and-inserts-disagree`) puts more in an hour than
+    /// a bucket holds. The reason's bound is the one the design's array
+    /// (`maxItems`) and the cookbook's upsert (`count < N`) keep, and the
+    /// buckets it fills are counted at that bound; the reason once said
+    /// "24 buckets a day, each at most 357" of buckets capped at 108.
+    #[test]
+    fn the_busiest_parents_buckets_hold_what_the_upsert_allows() {
+        let model = crate::inputs::model_file::parse("fleet.yaml", FLEET).unwrap();
+        let design =
+            crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let rel = design.relationships.iter().find(|r| r.relationship == "pings").unwrap();
+        let capacity = rel.chosen.bucket_capacity().expect("pings are bucketed");
+        let got = rel
+            .rules
+            .iter()
+            .find_map(|h| h.reason.get::<Buckets>())
+            .cloned()
+            .unwrap();
+        let Buckets::Time {
+            busiest: Some(b), ..
+        } = got
+        else {
+            panic!("{got:?}")
+        };
+        // The array and the upsert's bound: one figure.
+        let coll = design.collections.iter().find(|c| c.name == "truck_pings").unwrap();
+        let array = coll.shape.fields.iter().find(|f| f.name == "pings").unwrap();
+        assert!(
+            matches!(array.ty, crate::design::ShapeType::Array { max_items: Some(m), .. } if m == capacity),
+            "{:?}",
+            array.ty
+        );
+        // The cookbook's upsert adds to a bucket below that bound.
+        let files = crate::artifacts::artifacts(&model, &design, &crate::artifacts::Options::default())
+            .unwrap();
+        let py = &files.iter().find(|a| a.file == "cookbook.py").unwrap().content;
+        assert!(
+            py.contains(&format!("\"count\": {{\"$lt\": {capacity}}}}}")),
+            "{py}"
+        );
+        let per_hour = b.per_day.value / 24.0;
+        assert!(per_hour > capacity as f64, "{per_hour} ≤ {capacity}");
+        assert_eq!(b.in_bucket.value, capacity as f64);
+        assert_eq!(b.buckets_a_day.value, (per_hour / capacity as f64).ceil() * 24.0);
+    }
+
+    const FLEET: &str = "
+entities:
+  truck:
+    count: 200000
+    fields: {vin: {type: string(17), distinct: 200000}}
+  ping:
+    count: 5000000000
+    fields: {at: date, speed: double, fuel: double}
+relationships:
+  pings:
+    parent: truck
+    child: ping
+    children:
+      min: 0
+      typical: 20000
+      p99: 40000
+      max: 60000
+      growth: {typical: 300, p99: 600, max: 1000, per: day}
+    child_field: truck
+operations:
+  report_ping: {insert: ping, links: [pings], rate: 9000}
+  last_week:
+    read: truck
+    rate: 400
+    filter: {_id: eq}
+    include:
+      pings: {filter: {at: range(0.0833)}, sort: -at}
+";
 }

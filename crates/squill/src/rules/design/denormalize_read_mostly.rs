@@ -94,7 +94,18 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     // reads that take them from this side.
     let mut copies = Vec::new();
     for side in [Side::Parent, Side::Child] {
-        let fields = cx.layout.copies_in(side);
+        // A snapshot (`snapshot: [price]`) is copied once, when the child
+        // is written, and never refreshed: it is copied because the child
+        // must keep the value it had then (`snapshot-copy` says so), not
+        // because it is read more than updated (audit46 D9: "read 0/s …
+        // updated 0/s: read-mostly, worth a copy").
+        let fields: Vec<String> = cx
+            .layout
+            .copies_in(side)
+            .iter()
+            .filter(|x| !(side == Side::Child && rel.snapshot.contains(x)))
+            .cloned()
+            .collect();
         if fields.is_empty() {
             continue;
         }
@@ -104,7 +115,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         };
         let read_rate: f64 = reads.iter().map(|(_, r)| r).sum();
         let source_name = &f.model.entity(source).name;
-        for field in fields {
+        for field in &fields {
             let updates = f.field_update_rate(source, field);
             if updates * ratio > read_rate {
                 return Some(Judgement::forbid(RewrittenTooOften {
@@ -120,7 +131,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         let updates: f64 = fields.iter().map(|x| f.field_update_rate(source, x)).sum();
         copies.push(Copies {
             entity: source_name.clone(),
-            fields: fields.to_vec(),
+            fields,
             reads: Figure::per_second(read_rate),
             relationship: rel.name.clone(),
             updates: Figure::per_second(updates),
@@ -162,5 +173,20 @@ mod tests {
         let over = example("host-ip-in-logs.yaml").replace("rate: 0.00001", "rate: 2.1");
         let got = judge(&RULE, &over, "messages", "extended-reference");
         assert!(got.starts_with("forbid: "), "{got}");
+    }
+
+    /// audit46 D9: a snapshot is copied because the child must keep the
+    /// value it had when written, not because it is read more than
+    /// updated. S7's lines copy the product's name and price as snapshots:
+    /// no read-mostly reason (it read "updated 5/s: read-mostly, worth a
+    /// copy"); its invoices copy the customer's name (read-mostly) beside
+    /// the billing address (a snapshot): the reason names the name alone.
+    #[test]
+    fn a_snapshot_is_no_read_mostly_copy() {
+        let s07 = example("scenarios/s07-invoices.yaml");
+        assert_eq!(judge(&RULE, &s07, "sold", "extended-reference"), "-");
+        let got: ReadMostly = support(&RULE, &s07, "invoices", "extended-reference");
+        assert_eq!(got.copies.len(), 1, "{got:?}");
+        assert_eq!(got.copies[0].fields, vec!["name".to_string()]);
     }
 }
