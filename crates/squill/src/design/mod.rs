@@ -627,6 +627,13 @@ pub struct IfFull {
     pub step: usize,
     pub array: String,
     pub threshold: u64,
+    /// The query runs once for each such parent, by its id, and its
+    /// `limit` is that parent's: the newest N of each parent read, not N
+    /// over them all (a read of several parents with their newest
+    /// children; embed46). Each parent's children are merged with its own
+    /// array's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub each: bool,
 }
 
 /// The buckets a read of bucketed children takes before it unwinds them:

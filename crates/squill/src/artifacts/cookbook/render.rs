@@ -311,10 +311,10 @@ fn condition(lang: Lang, when: &When) -> String {
         }
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
-        (When::Full { step, path, n }, Lang::Python) => {
+        (When::Full { step, path, n, .. }, Lang::Python) => {
             format!("any(len(d.get({}) or []) >= {n} for d in {step})", q(path))
         }
-        (When::Full { step, path, n }, _) => {
+        (When::Full { step, path, n, .. }, _) => {
             format!("{step}.some((d) => (d[{}] || []).length >= {n})", q(path))
         }
         (
@@ -387,6 +387,40 @@ fn skipped(lang: Lang, step: &StepCode) -> &'static str {
     }
 }
 
+/// The name a step run once for each full parent gives that parent, in
+/// each language's loop (not a parameter's: those come from the model's
+/// names and never start with an underscore).
+const EACH_PARENT: &str = "_parent";
+
+/// An outlier's rest read once for each parent whose array is full
+/// (`When::Full { each }`): the step as it runs for one parent, its ids
+/// taken from that parent alone (`{"parcel": {"$in": _ids([_parent], "_id")}}`);
+/// the array's path and its threshold select the parents.
+fn for_each_parent(step: &StepCode) -> Option<(StepCode, &str, &str, u64)> {
+    let Some(When::Full {
+        step: from,
+        path,
+        n,
+        each: true,
+    }) = &step.when
+    else {
+        return None;
+    };
+    let mut one = step.clone();
+    for (_, e) in &mut one.filter {
+        if let Expr::IdsFrom { step: s, path: p } = e
+            && s == from
+        {
+            *e = Expr::IdsFrom {
+                step: format!("[{EACH_PARENT}]"),
+                path: p.clone(),
+            };
+        }
+    }
+    one.when = None;
+    Some((one, from.as_str(), path.as_str(), *n))
+}
+
 /// The feed merged: the timeline's items and the items read at feed time,
 /// in the feed's order, cut to its limit.
 fn merged(lang: Lang, m: &Merge, indent: &str) -> String {
@@ -400,6 +434,23 @@ fn merged(lang: Lang, m: &Merge, indent: &str) -> String {
         .collect();
     let (timeline, path, items, limit) = (&m.timeline, q(&m.path), &m.items, m.limit);
     let (name, says) = (&m.name, &m.says);
+    // A list per document: its own array and its own children apart
+    // (those whose reference is its id), each cut to the limit.
+    if let Some(by) = &m.each {
+        let by = q(by);
+        return match lang {
+            Lang::Python => format!(
+                "{indent}# {says}, at most {limit} each\n\
+                 {indent}{name} = [_newest(t.get({path}, []) + [x for x in {items} if x.get({by}) == t[\"_id\"]], [{}], {limit}) for t in {timeline}]\n",
+                sort.join(", ")
+            ),
+            _ => format!(
+                "{indent}// {says}, at most {limit} each\n\
+                 {indent}const {name} = {timeline}.map((t) => newest((t[{path}] || []).concat({items}.filter((x) => String(x[{by}]) === String(t._id))), [{}], {limit}));\n",
+                sort.join(", ")
+            ),
+        };
+    }
     match lang {
         Lang::Python => format!(
             "{indent}# {says}, at most {limit}\n\
@@ -1251,6 +1302,8 @@ fn close_buckets(lang: Lang, step: &StepCode, counter: &str, per: u64) -> Option
 
 fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -> String {
     let outer = step;
+    let each = for_each_parent(step);
+    let step = each.as_ref().map_or(step, |(s, ..)| s);
     let chunks = chunked(step);
     let step = chunks.as_ref().map_or(step, |(s, _)| s);
     let retry = page_retry(step, session);
@@ -1438,9 +1491,22 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         Some(prev) => format!("{prev}.matchedCount === 0 ? {aw}{call} : null"),
         None => format!("{aw}{call}"),
     };
-    let call = match &step.when {
-        Some(w) => format!("{} ? {call} : {}", condition(lang, w), skipped(lang, step)),
-        None => call,
+    let call = match (&step.when, &each) {
+        (Some(w), _) => format!("{} ? {call} : {}", condition(lang, w), skipped(lang, step)),
+        // One query for each full parent: in Node side by side, each
+        // awaited (`call` starts with its `await`).
+        (None, Some((_, from, path, n))) => {
+            let full = format!(
+                "{from}.filter(({EACH_PARENT}) => ({EACH_PARENT}[{}] || []).length >= {n})",
+                q(path)
+            );
+            if lang == Lang::Node {
+                format!("(await Promise.all({full}.map(async ({EACH_PARENT}) => {call}))).flat()")
+            } else {
+                format!("{full}.flatMap(({EACH_PARENT}) => {call})")
+            }
+        }
+        (None, None) => call,
     };
     format!(
         "{}{indent}const {key} = {call};\n",
@@ -1935,6 +2001,8 @@ pub fn node(op: &OpCode) -> String {
 
 fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
     let outer = step;
+    let each = for_each_parent(step);
+    let step = each.as_ref().map_or(step, |(s, ..)| s);
     let chunks = chunked(step);
     let step = chunks.as_ref().map_or(step, |(s, _)| s);
     let retry = page_retry(step, session);
@@ -2073,13 +2141,17 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),
         None => call,
     };
-    let call = match &step.when {
-        Some(w) => format!(
+    let call = match (&step.when, &each) {
+        (Some(w), _) => format!(
             "{call} if {} else {}",
             condition(Lang::Python, w),
             skipped(Lang::Python, step)
         ),
-        None => call,
+        (None, Some((_, from, path, n))) => format!(
+            "[x for {EACH_PARENT} in {from} if len({EACH_PARENT}.get({}) or []) >= {n} for x in {call}]",
+            q(path)
+        ),
+        (None, None) => call,
     };
     format!(
         "{}{indent}{key} = {call}\n",

@@ -376,24 +376,37 @@ impl<'a> Planner<'a> {
             self.own_filters(&mut step, &acc, &inc.filter);
             step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
             // Only a parent whose array is full has children apart: the
-            // query runs for it alone, and reads its newest children in
-            // the include's order, up to its limit for each parent read
-            // (the application merges them with the array's and cuts the
-            // whole to the limit). Its index leads with the parent, then
-            // the sort (`{parcel, ts: -1}`).
+            // query runs for it alone. Under a limit it runs once for each
+            // such parent, by its id, and reads that parent's newest
+            // children in the include's order up to the limit (the
+            // application merges them with that parent's array and cuts
+            // each parent's list to the limit). One query over them all cut
+            // to `limit × parents` could give one parent every slot and
+            // another none. Its index leads with the parent, then the sort
+            // (`{parcel, ts: -1}`).
+            let each = inc.limit.is_some();
             step.if_full = Some(Box::new(crate::design::IfFull {
                 step: from_step,
                 array: self.access(from).path(&rel.parent_field),
                 threshold,
+                each,
             }));
             step.sort = inc
                 .sort
                 .iter()
                 .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
                 .collect();
-            step.limit = inc.limit.map(|l| (l as f64 * m.max(1.0)).ceil() as u64);
-            let rest = (step.limit.map_or(rest.0, |l| rest.0.min(l as f64)), rest.1);
-            self.push_outlier_rest(plan, op, step, path, rest, target, false);
+            step.limit = inc.limit;
+            // Each of the m parents read is full as rarely as one: the
+            // step's share is one parent's, and m queries of at most
+            // `limit` children each when they all are.
+            let rest = (
+                inc.limit
+                    .map_or(rest.0, |l| rest.0.min(l as f64 * m.max(1.0))),
+                rest.1,
+            );
+            let trips = if each { m.max(1.0) } else { 1.0 };
+            self.push_outlier_rest(plan, op, step, path, (rest, trips), target, false);
         }
     }
 

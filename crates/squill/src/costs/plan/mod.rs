@@ -707,7 +707,8 @@ impl<'a> Planner<'a> {
 
     /// Pushes the query for an outlier's rest (`step`, filtered by the
     /// parent reference `path`): `n` children of `child`, read whole or,
-    /// for a count, from the index alone.
+    /// for a count, from the index alone, in `trips` queries (one for each
+    /// full parent when the limit is each parent's).
     #[allow(clippy::too_many_arguments)]
     fn push_outlier_rest(
         &self,
@@ -715,7 +716,7 @@ impl<'a> Planner<'a> {
         op: OperationId,
         mut step: Step,
         path: String,
-        (n, every): (f64, u64),
+        ((n, every), trips): ((f64, u64), f64),
         child: EntityId,
         covered: bool,
     ) {
@@ -731,6 +732,7 @@ impl<'a> Planner<'a> {
             keys: n,
             docs: if covered { 0.0 } else { n },
             bytes_read: if covered { 0.0 } else { n * acc.root_bytes },
+            more_trips: trips - 1.0,
             ..StepCost::default()
         };
         self.push(plan, op, step, cost, Some((keys, child, acc.docs)));

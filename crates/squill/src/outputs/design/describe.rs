@@ -792,11 +792,16 @@ pub(crate) fn step(step: &Step) -> String {
         (Some(n), None) if step.if_full.is_some() => {
             let full = step.if_full.as_deref();
             text.push_str(&format!(
-                ", only when a document of step {} holds {} full ({} items; about once every {} runs)",
+                ", only when a document of step {} holds {} full ({} items; about once every {} runs){}",
                 full.map_or(0, |f| f.step),
                 full.map_or("", |f| f.array.as_str()),
                 words::int(full.map_or(0, |f| f.threshold)),
-                words::int(n)
+                words::int(n),
+                if full.is_some_and(|f| f.each) {
+                    ", once for each such document, its limit that document's"
+                } else {
+                    ""
+                }
             ));
         }
         (Some(n), Some(k)) => text.push_str(&format!(
