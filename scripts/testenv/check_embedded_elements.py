@@ -12,6 +12,11 @@ products, each with every sale, ordered by any sale's date: product 1
 first, by its ended sale, which came back as "live". Page 1 holds a
 preview token and two others.
 
+A product read with its newest sale (`newest_sale`) or its first sale as
+stored (`first_sale`) gets its array cut to one on the server (embed46):
+product 1 stored its sale of 2020 first and its sale of 2026 second. The
+read once returned both, in stored order, for either.
+
 python check_embedded_elements.py DIR URI DB MONGOSH, with DIR the
 directory `squill generate` wrote for the fixture. Prints "ok: ..." per
 check, "FAIL: ..." per failure; exits 1 on any failure.
@@ -74,6 +79,13 @@ def check(db, lang, book):
         fail(f"{lang} live_sales(live): pages {pages}, want sales {want} in pages of 3, 1 and 0, each live")
     else:
         ok(f"{lang} live_sales(live): pages of 3, 1 and 0 live sales, newest first, the tie by _id; no ended sale")
+    for name, want in (("newest_sale", [12]), ("first_sale", [11])):
+        got = getattr(book, name)(db, sku="a")["product"]
+        ids = [s["_id"] for d in got for s in d.get("sales", [])]
+        if ids != want or [d.get("sku") for d in got] != ["a"]:
+            fail(f"{lang} {name}(a): {got}, want product 1 with its sku and sales {want} alone")
+        else:
+            ok(f"{lang} {name}(a): product 1 with its sku and sale {want[0]} alone, cut on the server")
     got = book.preview_by_token(db, token="t2")["page"]
     tokens = [p.get("token") for d in got for p in elements(d, "previews")]
     if tokens != ["t2"] or got[0].get("title") != "T" or "body" in got[0]:

@@ -48,6 +48,32 @@ fn a_paged_read_of_embedded_children_returns_elements() {
     }
 }
 
+/// A product read with its newest sale or its first (embed46): the
+/// product's find returns its sales cut to one on the server, in the
+/// include's order (`$sortArray` then `$firstN`, listing the product's
+/// other fields) or as stored (`$slice`); the price stays the product
+/// read whole.
+#[test]
+fn an_include_of_the_first_embedded_children_is_cut_on_the_server() {
+    let (_, d) = crate::fixtures::load("embedded-child-reads");
+    let newest = plan(&d, "newest_sale");
+    let step = &newest.steps[0];
+    assert_eq!(step.slices.len(), 1, "{step:?}");
+    assert_eq!(step.slices[0].path, "sales");
+    assert_eq!(step.slices[0].sort, vec![("starts_at".to_string(), -1)]);
+    assert_eq!(step.slices[0].limit, 1);
+    let by_sku = plan(&d, "by_sku");
+    assert!(by_sku.steps[0].slices.is_empty(), "every sale: no cut");
+    assert_eq!(newest.cost.bytes_read, by_sku.cost.bytes_read);
+    let cut = r#"{"sku": 1, "sales": {"$firstN": {"input": {"$sortArray": {"input": {"$ifNull": ["$sales", []]}, "sortBy": {"starts_at": -1}}}, "n": 1}}}"#;
+    for text in code(&d, "newest_sale") {
+        assert!(text.contains(cut), "{text}");
+    }
+    for text in code(&d, "first_sale") {
+        assert!(text.contains(r#"{"sales": {"$slice": 1}}"#), "{text}");
+    }
+}
+
 /// The price: every product that holds a live sale is read (the limit
 /// cuts the sorted elements, not the walk), about one product per live
 /// sale; a token, distinct over the previews, finds one page through one
@@ -119,6 +145,8 @@ fn embedded_children_read_on_their_own_against_a_server() {
         &[
             "ok: {lang} live_sales(live): pages of 3, 1 and 0 live sales",
             "ok: {lang} preview_by_token(t2): the one preview",
+            "ok: {lang} newest_sale(a): product 1 with its sku and sale 12 alone",
+            "ok: {lang} first_sale(a): product 1 with its sku and sale 11 alone",
         ],
     );
 }

@@ -172,6 +172,14 @@ pub struct Index {
     /// inserted, or for any other index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expired_per_second: Option<PerSecond>,
+    /// A TTL index's delay as a share of the life it states: the monitor
+    /// runs about every 60 s, so a document can outlive its time by up to
+    /// this share of it (0.5 for a 2-minute ticket; above 1 for a TTL under
+    /// a minute). The reads that must be exact compare the date. Absent
+    /// for a TTL of 0 (the date is the moment of expiry) and for any
+    /// other index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monitor_delay_share: Option<Share>,
     /// Why this partial index stays beside an index over every document
     /// that starts with its keys (`advise::build` keeps one of two such
     /// indexes unless each does what the other cannot). Absent otherwise.
@@ -221,6 +229,14 @@ pub enum BesideWhy {
 pub struct PerSecond(pub f64);
 
 impl Eq for PerSecond {}
+
+/// A share (0.5 is half): a finite number, so an index that holds one can
+/// still be compared whole, as with [`PerSecond`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(transparent)]
+pub struct Share(pub f64);
+
+impl Eq for Share {}
 
 /// The direction a `2dsphere` key has among the index keys: neither 1 nor
 /// -1, and unchanged when an index is walked the other way.
@@ -617,6 +633,22 @@ pub struct Step {
     /// cut to its limit (audit45 gap 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub if_full: Option<Box<IfFull>>,
+    /// For a `find`: arrays of embedded children that come back cut to
+    /// the first `limit` in an order (a post with its newest 3 comments),
+    /// not whole. The server still reads the whole document; what it sends
+    /// back is the cut array (embed46).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slices: Vec<ArraySlice>,
+}
+
+/// An embedded array returned cut: its elements ordered by `sort` (their
+/// own fields; none: as stored, which is the order they were pushed in),
+/// then the first `limit` of them.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ArraySlice {
+    pub path: String,
+    pub sort: Vec<(String, i32)>,
+    pub limit: u64,
 }
 
 /// The parent read that says whether an outlier's rest is read: the find

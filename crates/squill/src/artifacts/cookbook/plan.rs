@@ -1708,7 +1708,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             filter,
             sort,
             limit: step.limit,
-            projection: step.projection.clone(),
+            projection: sliced_projection(design, step),
+            slices: step.slices.clone(),
             updates,
             array_filters,
             insert,
@@ -1871,6 +1872,30 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
     super::timeline::fix(design, plan, &mut op);
     op.merge = op.merge.take().or_else(|| outlier_merge(&op.steps));
     op
+}
+
+/// A step's projection beside the arrays it returns cut
+/// (`Step::slices`). A cut in an order is a computed field (`$sortArray`),
+/// which makes a find's projection list what it returns: a step that
+/// returned whole documents then lists every top-level field of the
+/// collection's example. A `$slice` alone keeps the other fields.
+fn sliced_projection(design: &Design, step: &crate::design::Step) -> Vec<String> {
+    if !step.projection.is_empty() || step.slices.iter().all(|x| x.sort.is_empty()) {
+        return step.projection.clone();
+    }
+    let Some(serde_json::Value::Object(example)) = design
+        .collections
+        .iter()
+        .find(|c| c.name == step.collection)
+        .map(|c| &c.example)
+    else {
+        return step.projection.clone();
+    };
+    example
+        .keys()
+        .filter(|k| *k != "_id" && !step.slices.iter().any(|x| x.path == **k))
+        .cloned()
+        .collect()
 }
 
 /// An outlier's children read in an order up to a limit: the array's

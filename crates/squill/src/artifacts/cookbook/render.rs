@@ -1103,15 +1103,38 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
 }
 
 fn projection(step: &StepCode) -> Option<String> {
-    (!step.projection.is_empty()).then(|| {
-        object(
-            &step
-                .projection
-                .iter()
-                .map(|p| (p.clone(), "1".to_string()))
-                .collect::<Vec<_>>(),
-        )
+    (!step.projection.is_empty() || !step.slices.is_empty()).then(|| {
+        let mut pairs: Vec<(String, String)> = step
+            .projection
+            .iter()
+            .filter(|p| !step.slices.iter().any(|x| x.path == **p))
+            .map(|p| (p.clone(), "1".to_string()))
+            .collect();
+        pairs.extend(step.slices.iter().map(|x| (x.path.clone(), slice(x))));
+        object(&pairs)
     })
+}
+
+/// An embedded array cut to its first `limit` elements: as stored
+/// (`$slice`), or in an order of their own fields (`$sortArray`, then
+/// `$firstN`; a document without the array gives an empty one).
+/// `{"$slice": [expr, n]}` would not do in a find's projection: there
+/// `$slice` is the projection operator, whose list is `[skip, limit]`.
+fn slice(x: &crate::design::ArraySlice) -> String {
+    if x.sort.is_empty() {
+        return format!("{{\"$slice\": {}}}", x.limit);
+    }
+    let by: Vec<(String, String)> = x
+        .sort
+        .iter()
+        .map(|(p, d)| (p.clone(), d.to_string()))
+        .collect();
+    format!(
+        "{{\"$firstN\": {{\"input\": {{\"$sortArray\": {{\"input\": {{\"$ifNull\": [{}, []]}}, \"sortBy\": {}}}}}, \"n\": {}}}}}",
+        q(&format!("${}", x.path)),
+        object(&by),
+        x.limit
+    )
 }
 
 /// The `arrayFilters` of an update of array elements: one document per

@@ -198,6 +198,7 @@ impl<'a> Planner<'a> {
             // Answered inside the documents read before: that step returns
             // the field that holds the children (or the parent's copy).
             self.return_holder(plan, from, rel, inc.to_children, from_step);
+            self.slice_embedded(plan, from, &cx, layout);
             self.includes(plan, op, target, returned, from_step, &inc.include);
             // A subset holds the first page; the pages past it are read
             // from the children's own collection, by the executions that
@@ -225,6 +226,48 @@ impl<'a> Planner<'a> {
             return;
         }
         self.join(plan, op, &cx, by_id_path, by_ref_path);
+    }
+
+    /// Embedded children included up to a limit (a post with its newest 3
+    /// comments): the step that read their parents returns the array cut
+    /// to the limit in the include's order (`$slice`, or `$sortArray` then
+    /// `$firstN` for an order of the children's own fields), not every
+    /// child. Its price does not change: the server reads the whole
+    /// document either way (`bytes_read` is the top-level document's).
+    /// Left whole: an include that filters the children (the cut would
+    /// come before the test), pages them, or reads below them, and an
+    /// array inside another array (a path through an array cuts each).
+    fn slice_embedded(&self, plan: &mut OpPlan, from: EntityId, cx: &Joined<'_>, layout: &Layout) {
+        let inc = cx.inc;
+        let (true, Layout::Embed, Some(limit)) = (inc.to_children, layout, inc.limit) else {
+            return;
+        };
+        let rel = self.facts.model.relationship(inc.relationship);
+        let acc = self.access(from);
+        if !inc.filter.is_empty()
+            || inc.paging.is_some()
+            || !inc.include.is_empty()
+            || !acc.prefix.is_empty()
+            || rel.children.max.finite().is_some_and(|max| limit >= max)
+        {
+            return;
+        }
+        let path = acc.path(&rel.parent_field);
+        let Some(s) = plan.steps.get_mut(cx.from_step.wrapping_sub(1)) else {
+            return;
+        };
+        if s.action != Action::Find || s.slices.iter().any(|x| x.path == path) {
+            return;
+        }
+        s.slices.push(crate::design::ArraySlice {
+            path,
+            sort: inc
+                .sort
+                .iter()
+                .map(|k| (k.field.clone(), if k.descending { -1 } else { 1 }))
+                .collect(),
+            limit,
+        });
     }
 
     /// The share of executions of a paged include that ask for a page

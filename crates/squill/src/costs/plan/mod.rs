@@ -1241,6 +1241,7 @@ impl<'a> Planner<'a> {
             elements: None,
             bucket_order: None,
             if_full: None,
+            slices: Vec::new(),
         }
     }
 

@@ -19,7 +19,24 @@ pub(crate) fn step_command(s: &Step) -> String {
     if !s.projection.is_empty() {
         command.push_str(&format!(" returning {}", s.projection.join(", ")));
     }
+    for x in &s.slices {
+        command.push_str(&format!(" with {}", slice(x)));
+    }
     command
+}
+
+/// An embedded array returned cut (`comments cut to the first 3 by {at: -1}`).
+pub(crate) fn slice(x: &crate::design::ArraySlice) -> String {
+    let order = if x.sort.is_empty() {
+        "as stored".to_string()
+    } else {
+        format!("by {}", keys(&x.sort))
+    };
+    format!(
+        "{} cut to the first {} {order}",
+        x.path,
+        words::int(x.limit)
+    )
 }
 
 /// A step's filter with its sort and limit (`customer = ? sort {at: -1} limit 10`).

@@ -53,6 +53,7 @@ fn step(collection: &str, action: Action) -> Step {
         elements: None,
         bucket_order: None,
         if_full: None,
+        slices: Vec::new(),
     }
 }
 
