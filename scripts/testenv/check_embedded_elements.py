@@ -17,6 +17,12 @@ stored (`first_sale`) gets its array cut to one on the server (embed46):
 product 1 stored its sale of 2020 first and its sale of 2026 second. The
 read once returned both, in stored order, for either.
 
+Promotions sit in a mall's stores, each store with its own array
+(embed46): mall 1 holds store 1 (a live promotion of 2020, an ended one
+of 2026) and store 2 (a live one of 2025), mall 2 holds store 3 (a live
+one of 2024). `live_promos(live)` returns the three live promotions,
+newest first, each alone; it once returned the malls.
+
 python check_embedded_elements.py DIR URI DB MONGOSH, with DIR the
 directory `squill generate` wrote for the fixture. Prints "ok: ..." per
 check, "FAIL: ..." per failure; exits 1 on any failure.
@@ -86,6 +92,23 @@ def check(db, lang, book):
             fail(f"{lang} {name}(a): {got}, want product 1 with its sku and sales {want} alone")
         else:
             ok(f"{lang} {name}(a): product 1 with its sku and sale {want[0]} alone, cut on the server")
+    db["mall"].delete_many({})
+    db["mall"].insert_many([
+        {"_id": 1, "city": "x", "stores": [
+            {"_id": 1, "brand": "a", "promos": [sale(101, "live", day(2020, 1, 1)), sale(102, "ended", day(2026, 1, 1))]},
+            {"_id": 2, "brand": "b", "promos": [sale(201, "live", day(2025, 1, 1))]},
+        ]},
+        {"_id": 2, "city": "y", "stores": [
+            {"_id": 3, "brand": "c", "promos": [sale(301, "live", day(2024, 1, 1))]},
+        ]},
+    ])
+    got = book.live_promos(db, state="live")["mall"]
+    promos = [(d["_id"], (d.get("stores") or {}).get("promos")) for d in got]
+    ids = [p.get("_id") if isinstance(p, dict) else p for _, p in promos]
+    if ids != [201, 301, 101]:
+        fail(f"{lang} live_promos(live): {promos}, want the live promotions 201, 301, 101 each alone, newest first")
+    else:
+        ok(f"{lang} live_promos(live): the 3 live promotions of both arrays, each alone, newest first")
     got = book.preview_by_token(db, token="t2")["page"]
     tokens = [p.get("token") for d in got for p in elements(d, "previews")]
     if tokens != ["t2"] or got[0].get("title") != "T" or "body" in got[0]:

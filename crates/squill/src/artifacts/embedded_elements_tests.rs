@@ -74,6 +74,23 @@ fn an_include_of_the_first_embedded_children_is_cut_on_the_server() {
     }
 }
 
+/// Children in an array inside another array (promotions in a mall's
+/// stores; embed46): both arrays are unwound, outermost first, and the
+/// read is priced at every mall, not at the 3 documents of its limit.
+#[test]
+fn a_read_of_children_nested_two_arrays_down_unwinds_both() {
+    let (_, d) = crate::fixtures::load("embedded-child-reads");
+    let promos = plan(&d, "live_promos");
+    let step = &promos.steps[0];
+    assert_eq!(step.elements.as_deref(), Some("stores.promos"));
+    assert_eq!(step.elements_within, vec!["stores".to_string()]);
+    assert!(promos.cost.documents_examined > 3.0, "{:?}", promos.cost);
+    let pipeline = r#"{"$unwind": "$stores"}, {"$unwind": "$stores.promos"}, {"$match": {"stores.promos.state": state}}, {"$sort": {"stores.promos.starts_at": -1}}, {"$limit": 3}"#;
+    for text in code(&d, "live_promos") {
+        assert!(text.contains(pipeline), "{text}");
+    }
+}
+
 /// The price: every product that holds a live sale is read (the limit
 /// cuts the sorted elements, not the walk), about one product per live
 /// sale; a token, distinct over the previews, finds one page through one
@@ -147,6 +164,7 @@ fn embedded_children_read_on_their_own_against_a_server() {
             "ok: {lang} preview_by_token(t2): the one preview",
             "ok: {lang} newest_sale(a): product 1 with its sku and sale 12 alone",
             "ok: {lang} first_sale(a): product 1 with its sku and sale 11 alone",
+            "ok: {lang} live_promos(live): the 3 live promotions of both arrays",
         ],
     );
 }

@@ -624,6 +624,11 @@ pub struct Step {
     /// unwound (the newest pages a newest-first read needs), while `sort`
     /// and `limit` order and cut the children (audit44 B). `None` when
     /// the read takes every bucket of the parent that matches.
+    /// With `elements`, for children in an array inside another array (a
+    /// shop's products, each with its sales): the arrays around
+    /// `elements`, outermost first, each unwound before it (embed46).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub elements_within: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bucket_order: Option<Box<BucketOrder>>,
     /// An outlier's rest: the step runs only when a parent the find at

@@ -458,6 +458,8 @@ pub struct StepCode {
     /// With `elements`, children kept in buckets: the buckets' order and
     /// how many the read takes before it unwinds them (`Step::bucket_order`).
     pub bucket_order: Option<crate::design::BucketOrder>,
+    /// The arrays around `elements`, unwound first (`Step::elements_within`).
+    pub elements_within: Vec<String>,
     /// Embedded arrays returned cut to a limit (`Step::slices`).
     pub slices: Vec<crate::design::ArraySlice>,
     pub index: Option<String>,

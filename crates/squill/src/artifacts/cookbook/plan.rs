@@ -1710,6 +1710,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             limit: step.limit,
             projection: sliced_projection(design, step),
             slices: step.slices.clone(),
+            elements_within: step.elements_within.clone(),
             updates,
             array_filters,
             insert,

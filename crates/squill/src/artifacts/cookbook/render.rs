@@ -691,7 +691,9 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
             stages.push(object(&[("$limit".to_string(), n)]));
         }
     }
-    stages.push(object(&[("$unwind".to_string(), q(&format!("${array}")))]));
+    for outer in step.elements_within.iter().chain(std::iter::once(array)) {
+        stages.push(object(&[("$unwind".to_string(), q(&format!("${outer}")))]));
+    }
     stages.push(object(&[("$match".to_string(), filter(lang, &each))]));
     let sort = sort_pairs(step);
     if !sort.is_empty() {

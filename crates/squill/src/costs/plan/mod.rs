@@ -619,7 +619,7 @@ impl<'a> Planner<'a> {
     /// up to its limit: a parent's elements read by the parent's id came
     /// in its document, unsorted and whole (the top 2 bids of an item).
     fn read_elements(&self, plan: &mut OpPlan, e: EntityId, sort: &[SortKey], limit: Option<u64>) {
-        let Some(array) = self.elements_array(e) else {
+        let Some((array, within)) = self.elements_array(e) else {
             return;
         };
         let acc = self.access(e);
@@ -637,21 +637,42 @@ impl<'a> Planner<'a> {
                 s.limit = s.limit.or(limit);
             }
             s.elements = Some(array);
+            s.elements_within = within;
         }
     }
 
-    /// The array `e` is embedded in, directly in its collection's
-    /// documents (`product_stock`); `None` for an entity of its own, one
-    /// embedded alone, or one in an array nested in another.
-    fn elements_array(&self, e: EntityId) -> Option<String> {
-        match self.p.home[e.index()] {
-            Home::Embedded {
-                host, array: true, ..
-            } if self.p.root(e) == host && self.p.home[host.index()] == Home::Own => {
-                Some(self.access(e).prefix)
+    /// The array `e` is embedded in (`product_stock`), and the arrays
+    /// around it, outermost first (`products` around `products.sales`: a
+    /// shop's products, each with its sales), each unwound before it;
+    /// `None` for an entity of its own, one embedded alone, or one in
+    /// buckets. Sales in products in shops were read as their shops
+    /// (embed46): the element's array was not directly in the document.
+    fn elements_array(&self, e: EntityId) -> Option<(String, Vec<String>)> {
+        let Home::Embedded {
+            host, array: true, ..
+        } = self.p.home[e.index()]
+        else {
+            return None;
+        };
+        let mut outer = Vec::new();
+        let mut at = host;
+        loop {
+            match self.p.home[at.index()] {
+                Home::Own => break,
+                Home::Embedded { host, array, .. } => {
+                    if array {
+                        outer.push(self.access(at).prefix);
+                    }
+                    at = host;
+                }
+                Home::Bucketed { .. } => return None,
             }
-            _ => None,
         }
+        if self.p.root(e) != at {
+            return None;
+        }
+        outer.reverse();
+        Some((self.access(e).prefix, outer))
     }
 
     /// The children `e` is folded into, each holding a copy of it (a page
@@ -1239,6 +1260,7 @@ impl<'a> Planner<'a> {
             batch: false,
             figures: None,
             elements: None,
+            elements_within: Vec::new(),
             bucket_order: None,
             if_full: None,
             slices: Vec::new(),
