@@ -23,6 +23,10 @@ of 2026) and store 2 (a live one of 2025), mall 2 holds store 3 (a live
 one of 2024). `live_promos(live)` returns the three live promotions,
 newest first, each alone; it once returned the malls.
 
+A player holds a ticket queued 30 s ago and one queued 10 minutes ago,
+past its 2-minute life (tickets pinned inside players, embed46):
+`my_tickets` returns the player with the live ticket alone.
+
 python check_embedded_elements.py DIR URI DB MONGOSH, with DIR the
 directory `squill generate` wrote for the fixture. Prints "ok: ..." per
 check, "FAIL: ..." per failure; exits 1 on any failure.
@@ -109,6 +113,18 @@ def check(db, lang, book):
         fail(f"{lang} live_promos(live): {promos}, want the live promotions 201, 301, 101 each alone, newest first")
     else:
         ok(f"{lang} live_promos(live): the 3 live promotions of both arrays, each alone, newest first")
+    db["player"].delete_many({})
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    db["player"].insert_one({"_id": 1, "nick": "n", "tickets": [
+        {"_id": 1, "queued_at": now - datetime.timedelta(minutes=10)},
+        {"_id": 2, "queued_at": now - datetime.timedelta(seconds=30)},
+    ]})
+    got = book.my_tickets(db, nick="n")["player"]
+    ids = [t["_id"] for d in got for t in d.get("tickets", [])]
+    if ids != [2] or [d.get("nick") for d in got] != ["n"]:
+        fail(f"{lang} my_tickets(n): {got}, want the player with ticket 2 alone (ticket 1 expired)")
+    else:
+        ok(f"{lang} my_tickets(n): the player with its live ticket alone, the expired one left out")
     got = book.preview_by_token(db, token="t2")["page"]
     tokens = [p.get("token") for d in got for p in elements(d, "previews")]
     if tokens != ["t2"] or got[0].get("title") != "T" or "body" in got[0]:

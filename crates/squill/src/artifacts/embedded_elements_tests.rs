@@ -61,7 +61,7 @@ fn an_include_of_the_first_embedded_children_is_cut_on_the_server() {
     assert_eq!(step.slices.len(), 1, "{step:?}");
     assert_eq!(step.slices[0].path, "sales");
     assert_eq!(step.slices[0].sort, vec![("starts_at".to_string(), -1)]);
-    assert_eq!(step.slices[0].limit, 1);
+    assert_eq!(step.slices[0].limit, Some(1));
     let by_sku = plan(&d, "by_sku");
     assert!(by_sku.steps[0].slices.is_empty(), "every sale: no cut");
     assert_eq!(newest.cost.bytes_read, by_sku.cost.bytes_read);
@@ -89,6 +89,39 @@ fn a_read_of_children_nested_two_arrays_down_unwinds_both() {
     for text in code(&d, "live_promos") {
         assert!(text.contains(pipeline), "{text}");
     }
+}
+
+/// Expiring tickets pinned inside their player (expiry-lost refuses the
+/// layout; the pin keeps it): nothing deletes an expired ticket from the
+/// array, so the player's read leaves them out, by the date, and
+/// says so (embed46).
+#[test]
+fn a_read_of_expiring_children_kept_in_the_parent_leaves_the_expired_out() {
+    let (_, d) = crate::fixtures::load("embedded-child-reads");
+    let step = &plan(&d, "my_tickets").steps[0];
+    let x = step.slices.first().expect("the tickets filtered");
+    let e = x.unexpired.as_ref().expect("by their date");
+    assert_eq!(
+        (e.field.as_str(), e.seconds, x.limit),
+        ("queued_at", 120, None)
+    );
+    let cut = r#""tickets": {"$filter": {"input": {"$ifNull": ["$tickets", []]}, "cond": {"$gt": ["$$this.queued_at", "#;
+    let [mongosh, node, python] = code(&d, "my_tickets");
+    for text in [mongosh, node] {
+        assert!(
+            text.contains(&format!("{cut}new Date(Date.now() - 120 * 1000)]}}}}}}")),
+            "{text}"
+        );
+    }
+    assert!(
+        python.contains(&format!("{cut}_alive_since(120)]}}}}}}")),
+        "{python}"
+    );
+    let text = crate::outputs::design::text::render(&d, false);
+    assert!(
+        text.contains("nothing deletes them from the array, so each read leaves them out"),
+        "{text}"
+    );
 }
 
 /// The price: every product that holds a live sale is read (the limit
@@ -165,6 +198,7 @@ fn embedded_children_read_on_their_own_against_a_server() {
             "ok: {lang} newest_sale(a): product 1 with its sku and sale 12 alone",
             "ok: {lang} first_sale(a): product 1 with its sku and sale 11 alone",
             "ok: {lang} live_promos(live): the 3 live promotions of both arrays",
+            "ok: {lang} my_tickets(n): the player with its live ticket alone",
         ],
     );
 }

@@ -646,14 +646,29 @@ pub struct Step {
     pub slices: Vec<ArraySlice>,
 }
 
-/// An embedded array returned cut: its elements ordered by `sort` (their
-/// own fields; none: as stored, which is the order they were pushed in),
-/// then the first `limit` of them.
+/// An embedded array returned cut: its unexpired elements (`unexpired`),
+/// ordered by `sort` (their own fields; none: as stored, which is the
+/// order they were pushed in), then the first `limit` of them.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ArraySlice {
     pub path: String,
     pub sort: Vec<(String, i32)>,
-    pub limit: u64,
+    /// None: every element (kept to leave out the expired ones).
+    pub limit: Option<u64>,
+    /// Elements of an expiring entity kept in the array (a layout pinned
+    /// though `expiry-lost` refuses it): only those whose date `field` is
+    /// less than `seconds` old come back. Nothing deletes the others: the
+    /// TTL index deletes whole documents only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unexpired: Option<SliceUnexpired>,
+}
+
+/// The date an expiring element's life counts from and the life, in
+/// seconds (the entity's `expires`).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SliceUnexpired {
+    pub field: String,
+    pub seconds: u64,
 }
 
 /// The parent read that says whether an outlier's rest is read: the find

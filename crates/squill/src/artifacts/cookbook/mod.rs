@@ -410,6 +410,7 @@ fn compares_expiry(ops: &[OpCode]) -> bool {
             s.filter
                 .iter()
                 .any(|(_, e)| matches!(e, code::Expr::Unexpired(_)))
+                || s.slices.iter().any(|x| x.unexpired.is_some())
         })
     })
 }

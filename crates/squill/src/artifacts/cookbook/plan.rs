@@ -1881,7 +1881,12 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
 /// returned whole documents then lists every top-level field of the
 /// collection's example. A `$slice` alone keeps the other fields.
 fn sliced_projection(design: &Design, step: &crate::design::Step) -> Vec<String> {
-    if !step.projection.is_empty() || step.slices.iter().all(|x| x.sort.is_empty()) {
+    if !step.projection.is_empty()
+        || step
+            .slices
+            .iter()
+            .all(|x| x.sort.is_empty() && x.unexpired.is_none())
+    {
         return step.projection.clone();
     }
     let Some(serde_json::Value::Object(example)) = design

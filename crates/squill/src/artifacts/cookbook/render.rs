@@ -708,7 +708,8 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     if let Some(l) = step.limit {
         stages.push(object(&[("$limit".to_string(), l.to_string())]));
     }
-    let keep = projection(step).unwrap_or_else(|| object(&[(array.clone(), "1".to_string())]));
+    let keep =
+        projection(lang, step).unwrap_or_else(|| object(&[(array.clone(), "1".to_string())]));
     stages.push(object(&[("$project".to_string(), keep)]));
     format!("[{}]", stages.join(", "))
 }
@@ -1104,7 +1105,7 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
     )
 }
 
-fn projection(step: &StepCode) -> Option<String> {
+fn projection(lang: Lang, step: &StepCode) -> Option<String> {
     (!step.projection.is_empty() || !step.slices.is_empty()).then(|| {
         let mut pairs: Vec<(String, String)> = step
             .projection
@@ -1112,7 +1113,7 @@ fn projection(step: &StepCode) -> Option<String> {
             .filter(|p| !step.slices.iter().any(|x| x.path == **p))
             .map(|p| (p.clone(), "1".to_string()))
             .collect();
-        pairs.extend(step.slices.iter().map(|x| (x.path.clone(), slice(x))));
+        pairs.extend(step.slices.iter().map(|x| (x.path.clone(), slice(lang, x))));
         object(&pairs)
     })
 }
@@ -1122,21 +1123,39 @@ fn projection(step: &StepCode) -> Option<String> {
 /// `$firstN`; a document without the array gives an empty one).
 /// `{"$slice": [expr, n]}` would not do in a find's projection: there
 /// `$slice` is the projection operator, whose list is `[skip, limit]`.
-fn slice(x: &crate::design::ArraySlice) -> String {
-    if x.sort.is_empty() {
-        return format!("{{\"$slice\": {}}}", x.limit);
+fn slice(lang: Lang, x: &crate::design::ArraySlice) -> String {
+    if let (true, None, Some(n)) = (x.sort.is_empty(), &x.unexpired, x.limit) {
+        return format!("{{\"$slice\": {n}}}");
     }
-    let by: Vec<(String, String)> = x
-        .sort
-        .iter()
-        .map(|(p, d)| (p.clone(), d.to_string()))
-        .collect();
-    format!(
-        "{{\"$firstN\": {{\"input\": {{\"$sortArray\": {{\"input\": {{\"$ifNull\": [{}, []]}}, \"sortBy\": {}}}}}, \"n\": {}}}}}",
-        q(&format!("${}", x.path)),
-        object(&by),
-        x.limit
-    )
+    let mut input = format!("{{\"$ifNull\": [{}, []]}}", q(&format!("${}", x.path)));
+    // Now less the life, computed when the operation runs, as a filter's
+    // test of the date is (`Expr::Unexpired`): a find's projection has no
+    // `$$NOW` on every server (SecantusDB: "undefined variable").
+    if let Some(e) = &x.unexpired {
+        let since = match lang {
+            Lang::Python => format!("_alive_since({})", e.seconds),
+            _ => format!("new Date(Date.now() - {} * 1000)", e.seconds),
+        };
+        input = format!(
+            "{{\"$filter\": {{\"input\": {input}, \"cond\": {{\"$gt\": [{}, {since}]}}}}}}",
+            q(&format!("$$this.{}", e.field)),
+        );
+    }
+    if !x.sort.is_empty() {
+        let by: Vec<(String, String)> = x
+            .sort
+            .iter()
+            .map(|(p, d)| (p.clone(), d.to_string()))
+            .collect();
+        input = format!(
+            "{{\"$sortArray\": {{\"input\": {input}, \"sortBy\": {}}}}}",
+            object(&by)
+        );
+    }
+    match x.limit {
+        Some(n) => format!("{{\"$firstN\": {{\"input\": {input}, \"n\": {n}}}}}"),
+        None => input,
+    }
 }
 
 /// The `arrayFilters` of an update of array elements: one document per
@@ -1373,7 +1392,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
             }
         ),
         Action::Find => {
-            let mut s = match (lang, projection(step)) {
+            let mut s = match (lang, projection(lang, step)) {
                 (Lang::Node, Some(p)) => {
                     let mut o = opts.clone();
                     o.insert(0, ("projection".into(), p));
@@ -2055,7 +2074,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             near_pipeline(Lang::Python, step).unwrap_or_default()
         ),
         Action::Find => {
-            let mut s = match projection(step) {
+            let mut s = match projection(Lang::Python, step) {
                 Some(p) => format!("{coll}.find({f}, {p}{sess})"),
                 None => format!("{coll}.find({f}{sess})"),
             };

@@ -234,21 +234,41 @@ impl<'a> Planner<'a> {
     /// `$firstN` for an order of the children's own fields), not every
     /// child. Its price does not change: the server reads the whole
     /// document either way (`bytes_read` is the top-level document's).
+    /// The same for an expiring child kept in its parent: only its
+    /// unexpired elements come back (`$filter` on the date against now
+    /// less the life, computed when the operation runs).
     /// Left whole: an include that filters the children (the cut would
     /// come before the test), pages them, or reads below them, and an
     /// array inside another array (a path through an array cuts each).
     fn slice_embedded(&self, plan: &mut OpPlan, from: EntityId, cx: &Joined<'_>, layout: &Layout) {
         let inc = cx.inc;
-        let (true, Layout::Embed, Some(limit)) = (inc.to_children, layout, inc.limit) else {
+        if !inc.to_children || *layout != Layout::Embed {
             return;
-        };
+        }
         let rel = self.facts.model.relationship(inc.relationship);
+        // An expiring child kept in its parent (a pin `expiry-lost`
+        // refuses): its expired elements stay, so every read leaves them out.
+        let unexpired = self
+            .facts
+            .model
+            .entity(rel.child)
+            .expires
+            .as_ref()
+            .map(|x| crate::design::SliceUnexpired {
+                field: x.field.clone(),
+                seconds: x.seconds,
+            });
+        let limit = inc
+            .limit
+            .filter(|&l| rel.children.max.finite().is_none_or(|max| l < max));
+        if limit.is_none() && unexpired.is_none() {
+            return;
+        }
         let acc = self.access(from);
         if !inc.filter.is_empty()
             || inc.paging.is_some()
             || !inc.include.is_empty()
             || !acc.prefix.is_empty()
-            || rel.children.max.finite().is_some_and(|max| limit >= max)
         {
             return;
         }
@@ -267,6 +287,7 @@ impl<'a> Planner<'a> {
                 .map(|k| (k.field.clone(), if k.descending { -1 } else { 1 }))
                 .collect(),
             limit,
+            unexpired,
         });
     }
 

@@ -32,11 +32,18 @@ pub(crate) fn slice(x: &crate::design::ArraySlice) -> String {
     } else {
         format!("by {}", keys(&x.sort))
     };
-    format!(
-        "{} cut to the first {} {order}",
-        x.path,
-        words::int(x.limit)
-    )
+    let mut text = match x.limit {
+        Some(n) => format!("{} cut to the first {} {order}", x.path, words::int(n)),
+        None => x.path.clone(),
+    };
+    if let Some(e) = &x.unexpired {
+        text.push_str(&format!(
+            " without the expired ({} more than {} old): nothing deletes them from the array, so each read leaves them out",
+            e.field,
+            words::duration_seconds(e.seconds)
+        ));
+    }
+    text
 }
 
 /// A step's filter with its sort and limit (`customer = ? sort {at: -1} limit 10`).
