@@ -13,6 +13,13 @@ it there: it shows whether the read looks apart for a parcel with room).
 The read once returned every scan of the array and every scan apart,
 unsorted, and always queried the collection.
 
+`track_batch` reads a batch of parcels with their newest 5 scans each
+(embed46): parcels A and C both full, C's scans apart older than A's, and
+B with room. Each parcel gets its own newest 5 (a list per parcel, in the
+order the parcels came back). One query over the batch cut to 5 per
+parcel read (15) once gave A its 10 and C 5, and the merge then cut the
+whole to 5: C got none.
+
 python check_outlier_newest.py DIR URI DB MONGOSH, with DIR the directory
 `squill generate` wrote for the fixture. Prints "ok: ..." per check,
 "FAIL: ..." per failure; exits 1 on any failure.
@@ -52,6 +59,16 @@ def scan(sid, ts, parcel=None):
     return s
 
 
+def merged_of(got, parcel):
+    """The merged scans of `parcel` in a result: a list per parcel read."""
+    for p, scans in zip(got.get("parcel") or [], got.get("scans_merged") or []):
+        if p["_id"] == parcel:
+            if not isinstance(scans, list):
+                return f"not a list per parcel: {scans!r:.60}"
+            return [s["_id"] for s in scans]
+    return None
+
+
 def check(db, lang, book, n):
     db["parcel"].delete_many({})
     db["scan"].delete_many({})
@@ -59,25 +76,39 @@ def check(db, lang, book, n):
     new = datetime.datetime(2026, 1, 1)
     minute = datetime.timedelta(minutes=1)
     db["parcel"].insert_many([
-        {"_id": "A", "tracking": "ta", "scans": [scan(i, old + i * minute) for i in range(n)]},
-        {"_id": "B", "tracking": "tb", "scans": [scan(100000 + i, old + i * minute) for i in range(3)]},
+        {"_id": "A", "tracking": "ta", "batch": "b1", "scans": [scan(i, old + i * minute) for i in range(n)]},
+        {"_id": "B", "tracking": "tb", "batch": "b1", "scans": [scan(100000 + i, old + i * minute) for i in range(3)]},
+        {"_id": "C", "tracking": "tc", "batch": "b1", "scans": [scan(400000 + i, old + i * minute) for i in range(n)]},
     ])
+    older = datetime.datetime(2025, 1, 1)
     db["scan"].insert_many([scan(200000 + i, new + i * minute, "A") for i in range(10)]
-                           + [scan(300000, new, "B")])
+                           + [scan(300000, new, "B")]
+                           + [scan(500000 + i, older + i * minute, "C") for i in range(10)])
     got = book.track(db, tracking="ta")
-    ids = [s["_id"] for s in got.get("scans_merged", [])]
+    ids = merged_of(got, "A")
     want = [200000 + i for i in range(9, 4, -1)]
     if ids != want:
         fail(f"{lang} track(A): scans {ids[:12]}{'…' if len(ids) > 12 else ''} ({len(ids)}), want the newest 5 kept apart, {want}")
     else:
         ok(f"{lang} track(A): the newest 5 scans, all kept apart, newest first, from a full array of {n}")
     got = book.track(db, tracking="tb")
-    ids = [s["_id"] for s in got.get("scans_merged", [])]
+    ids = merged_of(got, "B")
     apart = got.get("scan") or []
     if ids != [100002, 100001, 100000] or apart:
         fail(f"{lang} track(B): scans {ids}, read apart {len(apart)}, want its 3 embedded newest first and nothing read apart")
     else:
         ok(f"{lang} track(B): its 3 embedded scans, newest first; nothing read apart for an array with room")
+    got = book.track_batch(db, batch="b1")
+    want = {
+        "A": [200000 + i for i in range(9, 4, -1)],
+        "B": [100002, 100001, 100000],
+        "C": [500000 + i for i in range(9, 4, -1)],
+    }
+    have = {p: merged_of(got, p) for p in want}
+    if have != want:
+        fail(f"{lang} track_batch(b1): scans {have}, want each parcel's own newest 5 {want}")
+    else:
+        ok(f"{lang} track_batch(b1): each parcel's own newest scans (A's and C's 5 kept apart, B's 3 embedded)")
 
 
 def main():

@@ -285,6 +285,7 @@ fn data_unique_indexes(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, c: &
                     partial,
                     expire_after_seconds: None,
                     expired_per_second: None,
+                    monitor_delay_share: None,
                     kept_beside: None,
                     kept_by_data: true,
                     expires_buckets_of: None,
@@ -369,6 +370,8 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
             Some(i) => {
                 i.expire_after_seconds = Some(x.seconds);
                 i.expired_per_second = expired;
+                i.monitor_delay_share =
+                    crate::words::ttl_monitor_share(x.seconds).map(crate::design::Share);
                 i.expires_buckets_of = buckets_of;
             }
             None => {
@@ -380,6 +383,8 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
                     partial: Vec::new(),
                     expire_after_seconds: Some(x.seconds),
                     expired_per_second: expired,
+                    monitor_delay_share: crate::words::ttl_monitor_share(x.seconds)
+                        .map(crate::design::Share),
                     kept_beside: None,
                     kept_by_data: false,
                     expires_buckets_of: buckets_of,
@@ -750,6 +755,7 @@ fn indexes(
                 partial: need.partial.clone(),
                 expire_after_seconds: None,
                 expired_per_second: None,
+                monitor_delay_share: None,
                 kept_beside: None,
                 kept_by_data: need.by_data,
                 expires_buckets_of: None,
@@ -908,6 +914,7 @@ fn indexes(
                 partial: Vec::new(),
                 expire_after_seconds: None,
                 expired_per_second: None,
+                monitor_delay_share: None,
                 kept_beside: None,
                 kept_by_data: false,
                 expires_buckets_of: None,

@@ -48,6 +48,82 @@ fn a_paged_read_of_embedded_children_returns_elements() {
     }
 }
 
+/// A product read with its newest sale or its first (embed46): the
+/// product's find returns its sales cut to one on the server, in the
+/// include's order (`$sortArray` then `$firstN`, listing the product's
+/// other fields) or as stored (`$slice`); the price stays the product
+/// read whole.
+#[test]
+fn an_include_of_the_first_embedded_children_is_cut_on_the_server() {
+    let (_, d) = crate::fixtures::load("embedded-child-reads");
+    let newest = plan(&d, "newest_sale");
+    let step = &newest.steps[0];
+    assert_eq!(step.slices.len(), 1, "{step:?}");
+    assert_eq!(step.slices[0].path, "sales");
+    assert_eq!(step.slices[0].sort, vec![("starts_at".to_string(), -1)]);
+    assert_eq!(step.slices[0].limit, Some(1));
+    let by_sku = plan(&d, "by_sku");
+    assert!(by_sku.steps[0].slices.is_empty(), "every sale: no cut");
+    assert_eq!(newest.cost.bytes_read, by_sku.cost.bytes_read);
+    let cut = r#"{"sku": 1, "sales": {"$firstN": {"input": {"$sortArray": {"input": {"$ifNull": ["$sales", []]}, "sortBy": {"starts_at": -1}}}, "n": 1}}}"#;
+    for text in code(&d, "newest_sale") {
+        assert!(text.contains(cut), "{text}");
+    }
+    for text in code(&d, "first_sale") {
+        assert!(text.contains(r#"{"sales": {"$slice": 1}}"#), "{text}");
+    }
+}
+
+/// Children in an array inside another array (promotions in a mall's
+/// stores; embed46): both arrays are unwound, outermost first, and the
+/// read is priced at every mall, not at the 3 documents of its limit.
+#[test]
+fn a_read_of_children_nested_two_arrays_down_unwinds_both() {
+    let (_, d) = crate::fixtures::load("embedded-child-reads");
+    let promos = plan(&d, "live_promos");
+    let step = &promos.steps[0];
+    assert_eq!(step.elements.as_deref(), Some("stores.promos"));
+    assert_eq!(step.elements_within, vec!["stores".to_string()]);
+    assert!(promos.cost.documents_examined > 3.0, "{:?}", promos.cost);
+    let pipeline = r#"{"$unwind": "$stores"}, {"$unwind": "$stores.promos"}, {"$match": {"stores.promos.state": state}}, {"$sort": {"stores.promos.starts_at": -1}}, {"$limit": 3}"#;
+    for text in code(&d, "live_promos") {
+        assert!(text.contains(pipeline), "{text}");
+    }
+}
+
+/// Expiring tickets pinned inside their player (expiry-lost refuses the
+/// layout; the pin keeps it): nothing deletes an expired ticket from the
+/// array, so the player's read leaves them out, by the date, and
+/// says so (embed46).
+#[test]
+fn a_read_of_expiring_children_kept_in_the_parent_leaves_the_expired_out() {
+    let (_, d) = crate::fixtures::load("embedded-child-reads");
+    let step = &plan(&d, "my_tickets").steps[0];
+    let x = step.slices.first().expect("the tickets filtered");
+    let e = x.unexpired.as_ref().expect("by their date");
+    assert_eq!(
+        (e.field.as_str(), e.seconds, x.limit),
+        ("queued_at", 120, None)
+    );
+    let cut = r#""tickets": {"$filter": {"input": {"$ifNull": ["$tickets", []]}, "cond": {"$gt": ["$$this.queued_at", "#;
+    let [mongosh, node, python] = code(&d, "my_tickets");
+    for text in [mongosh, node] {
+        assert!(
+            text.contains(&format!("{cut}new Date(Date.now() - 120 * 1000)]}}}}}}")),
+            "{text}"
+        );
+    }
+    assert!(
+        python.contains(&format!("{cut}_alive_since(120)]}}}}}}")),
+        "{python}"
+    );
+    let text = crate::outputs::design::text::render(&d, false);
+    assert!(
+        text.contains("nothing deletes them from the array, so each read leaves them out"),
+        "{text}"
+    );
+}
+
 /// The price: every product that holds a live sale is read (the limit
 /// cuts the sorted elements, not the walk), about one product per live
 /// sale; a token, distinct over the previews, finds one page through one
@@ -119,6 +195,10 @@ fn embedded_children_read_on_their_own_against_a_server() {
         &[
             "ok: {lang} live_sales(live): pages of 3, 1 and 0 live sales",
             "ok: {lang} preview_by_token(t2): the one preview",
+            "ok: {lang} newest_sale(a): product 1 with its sku and sale 12 alone",
+            "ok: {lang} first_sale(a): product 1 with its sku and sale 11 alone",
+            "ok: {lang} live_promos(live): the 3 live promotions of both arrays",
+            "ok: {lang} my_tickets(n): the player with its live ticket alone",
         ],
     );
 }

@@ -220,3 +220,26 @@ atomic:
         assert!(text.contains(want), "{name}:\n{text}");
     }
 }
+
+/// The share of its life a document can outlive its TTL by is in the JSON
+/// beside the TTL, as the text states it (embed46: the text alone said
+/// "up to 50% of the 2 minutes stated").
+#[test]
+fn the_json_states_the_share_of_life_the_monitor_adds() {
+    let (_, design) = expiring();
+    let json = crate::outputs::design::json::render(&design);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let share = |coll: &str| {
+        v["collections"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["name"] == coll))
+            .and_then(|c| c["indexes"].as_array())
+            .and_then(|is| is.iter().find(|i| i.get("expire_after_seconds").is_some()))
+            .and_then(|i| i.get("monitor_delay_share"))
+            .and_then(|s| s.as_f64())
+    };
+    assert_eq!(share("ticket"), Some(0.5), "60 s of 2 minutes");
+    assert_eq!(share("preview"), Some(60.0 / 3600.0), "60 s of an hour");
+    let text = crate::outputs::design::text::render(&design, false);
+    assert!(text.contains("up to 50% of the 2 minutes stated"), "{text}");
+}

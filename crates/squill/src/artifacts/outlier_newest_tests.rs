@@ -32,21 +32,58 @@ fn an_outlier_include_reads_apart_only_for_a_full_array_and_merges() {
     let py = cookbook::python_function(op);
     assert!(
         py.contains(&format!(
-            ".sort([(\"ts\", -1)]).limit(5)) if any(len(d.get(\"scans\") or []) >= {n} for d in parcel) else []"
+            "[x for _parent in parcel if len(_parent.get(\"scans\") or []) >= {n} for x in list(db[\"scan\"].find({{\"parcel\": {{\"$in\": _ids([_parent], \"_id\")}}}}).sort([(\"ts\", -1)]).limit(5))]"
         )),
         "{py}"
     );
-    assert!(py.contains("scans_merged = _newest(["), "{py}");
+    assert!(
+        py.contains("scans_merged = [_newest(t.get(\"scans\", []) + [x for x in scan if x.get(\"parcel\") == t[\"_id\"]], [(\"ts\", -1)], 5) for t in parcel]"),
+        "{py}"
+    );
     for js in [cookbook::mongosh_function(op), cookbook::node_function(op)] {
         assert!(
             js.contains(&format!(
-                "parcel.some((d) => (d[\"scans\"] || []).length >= {n}) ? "
+                "parcel.filter((_parent) => (_parent[\"scans\"] || []).length >= {n})"
             )),
             "{js}"
         );
         assert!(js.contains(".sort({\"ts\": -1}).limit(5)"), "{js}");
-        assert!(js.contains("const scans_merged = newest("), "{js}");
+        assert!(
+            js.contains("const scans_merged = parcel.map((t) => newest((t[\"scans\"] || []).concat(scan.filter((x) => String(x[\"parcel\"]) === String(t._id))), [[\"ts\", -1]], 5));"),
+            "{js}"
+        );
     }
+}
+
+/// A batch of parents read with their newest children (embed46): the
+/// rest is read once for each full parent, its limit that parent's, and
+/// priced a query for each of the parents read. One query cut to 5 per
+/// parent read over them all could give one parent every slot.
+#[test]
+fn an_outlier_include_of_several_parents_reads_each_parent_apart() {
+    let (_, d) = crate::fixtures::load("outlier-include-newest");
+    let plan = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "track_batch")
+        .expect("track_batch");
+    let parents = plan.steps[0].documents;
+    assert!(parents > 1.0, "a batch reads several parcels: {parents}");
+    let rest = plan.steps.last().expect("a step");
+    assert_eq!(rest.limit, Some(5), "the limit is each parcel's");
+    let full = rest.if_full.as_deref().expect("only for a full array");
+    assert!(full.each, "once for each full parcel");
+    let every = rest.every.expect("priced once every N runs") as f64;
+    assert!(
+        (plan.cost.round_trips - (1.0 + parents / every)).abs() < 1e-9,
+        "a query for each full parcel: {} vs 1 + {parents}/{every}",
+        plan.cost.round_trips
+    );
+    assert!(
+        (rest.documents - 5.0 * parents).abs() < 1e-9,
+        "{}",
+        rest.documents
+    );
 }
 
 /// Against the server, in each language
@@ -71,6 +108,7 @@ fn an_outlier_include_of_the_newest_against_a_server() {
         &[
             "ok: {lang} track(A): the newest 5 scans, all kept apart",
             "ok: {lang} track(B): its 3 embedded scans, newest first",
+            "ok: {lang} track_batch(b1): each parcel's own newest scans",
         ],
     );
 }

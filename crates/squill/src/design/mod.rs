@@ -172,6 +172,14 @@ pub struct Index {
     /// inserted, or for any other index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expired_per_second: Option<PerSecond>,
+    /// A TTL index's delay as a share of the life it states: the monitor
+    /// runs about every 60 s, so a document can outlive its time by up to
+    /// this share of it (0.5 for a 2-minute ticket; above 1 for a TTL under
+    /// a minute). The reads that must be exact compare the date. Absent
+    /// for a TTL of 0 (the date is the moment of expiry) and for any
+    /// other index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monitor_delay_share: Option<Share>,
     /// Why this partial index stays beside an index over every document
     /// that starts with its keys (`advise::build` keeps one of two such
     /// indexes unless each does what the other cannot). Absent otherwise.
@@ -221,6 +229,14 @@ pub enum BesideWhy {
 pub struct PerSecond(pub f64);
 
 impl Eq for PerSecond {}
+
+/// A share (0.5 is half): a finite number, so an index that holds one can
+/// still be compared whole, as with [`PerSecond`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(transparent)]
+pub struct Share(pub f64);
+
+impl Eq for Share {}
 
 /// The direction a `2dsphere` key has among the index keys: neither 1 nor
 /// -1, and unchanged when an index is walked the other way.
@@ -608,6 +624,11 @@ pub struct Step {
     /// unwound (the newest pages a newest-first read needs), while `sort`
     /// and `limit` order and cut the children (audit44 B). `None` when
     /// the read takes every bucket of the parent that matches.
+    /// With `elements`, for children in an array inside another array (a
+    /// shop's products, each with its sales): the arrays around
+    /// `elements`, outermost first, each unwound before it (embed46).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub elements_within: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bucket_order: Option<Box<BucketOrder>>,
     /// An outlier's rest: the step runs only when a parent the find at
@@ -617,6 +638,37 @@ pub struct Step {
     /// cut to its limit (audit45 gap 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub if_full: Option<Box<IfFull>>,
+    /// For a `find`: arrays of embedded children that come back cut to
+    /// the first `limit` in an order (a post with its newest 3 comments),
+    /// not whole. The server still reads the whole document; what it sends
+    /// back is the cut array (embed46).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slices: Vec<ArraySlice>,
+}
+
+/// An embedded array returned cut: its unexpired elements (`unexpired`),
+/// ordered by `sort` (their own fields; none: as stored, which is the
+/// order they were pushed in), then the first `limit` of them.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ArraySlice {
+    pub path: String,
+    pub sort: Vec<(String, i32)>,
+    /// None: every element (kept to leave out the expired ones).
+    pub limit: Option<u64>,
+    /// Elements of an expiring entity kept in the array (a layout pinned
+    /// though `expiry-lost` refuses it): only those whose date `field` is
+    /// less than `seconds` old come back. Nothing deletes the others: the
+    /// TTL index deletes whole documents only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unexpired: Option<SliceUnexpired>,
+}
+
+/// The date an expiring element's life counts from and the life, in
+/// seconds (the entity's `expires`).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SliceUnexpired {
+    pub field: String,
+    pub seconds: u64,
 }
 
 /// The parent read that says whether an outlier's rest is read: the find
@@ -627,6 +679,13 @@ pub struct IfFull {
     pub step: usize,
     pub array: String,
     pub threshold: u64,
+    /// The query runs once for each such parent, by its id, and its
+    /// `limit` is that parent's: the newest N of each parent read, not N
+    /// over them all (a read of several parents with their newest
+    /// children; embed46). Each parent's children are merged with its own
+    /// array's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub each: bool,
 }
 
 /// The buckets a read of bucketed children takes before it unwinds them:

@@ -198,6 +198,7 @@ pub(crate) fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index
         partial: Vec::new(),
         expire_after_seconds: None,
         expired_per_second: None,
+        monitor_delay_share: None,
         kept_beside: None,
         kept_by_data: false,
         expires_buckets_of: None,

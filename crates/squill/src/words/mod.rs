@@ -23,5 +23,5 @@ pub use grammar::{
 };
 pub use number::{at_most, bytes, how_many, int, num, percent, rate};
 pub use suggest::edit_distance;
-pub use ttl::{MONITOR_SECONDS, ttl_deleted, ttl_monitor_delay};
+pub use ttl::{MONITOR_SECONDS, ttl_deleted, ttl_monitor_delay, ttl_monitor_share};
 pub use visible::{is_hidden, visible, visible_lines, visible_styled};

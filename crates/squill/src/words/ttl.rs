@@ -19,6 +19,13 @@ pub fn ttl_deleted(secs: u64, field: &str) -> String {
     }
 }
 
+/// The monitor's period over the life a TTL of `secs` states: the share
+/// of its life a document can outlive it by. None for a TTL of 0, whose
+/// date is the moment of expiry (no life stated).
+pub fn ttl_monitor_share(secs: u64) -> Option<f64> {
+    (secs > 0).then(|| MONITOR_SECONDS as f64 / secs as f64)
+}
+
 /// The monitor's delay, said of this TTL: for a TTL of a minute or more,
 /// the share of the life stated it adds (60 s of a 2-minute ticket is
 /// half its life, of a 30-day order nothing a reader sees: audit45 gap 5);
@@ -29,8 +36,8 @@ pub fn ttl_monitor_delay(secs: u64, field: &str) -> String {
     if secs >= MONITOR_SECONDS {
         // The share the monitor's period is of the life, to a tenth of a
         // percent (audit46 D9: "up to under 1% of the 2 hours" said two
-        // bounds at once).
-        let share = MONITOR_SECONDS as f64 / secs as f64;
+        // bounds at once); one share with the JSON's `monitor_delay_share`.
+        let share = ttl_monitor_share(secs).unwrap_or(0.0);
         let share = if share >= 0.001 {
             super::percent(share)
         } else {

@@ -300,8 +300,15 @@ pub enum When {
     /// An earlier step's documents hold some value at `path`.
     Any { step: String, path: String },
     /// Some document of an earlier step holds `n` items at `path` (an
-    /// outlier's array full: its other children live apart).
-    Full { step: String, path: String, n: u64 },
+    /// outlier's array full: its other children live apart). With `each`
+    /// the step runs once for each such document (its limit that
+    /// document's), its ids taken from that document alone.
+    Full {
+        step: String,
+        path: String,
+        n: u64,
+        each: bool,
+    },
     /// An earlier conditional write matched a document, or the delete
     /// `or_deleted` before it deleted one (a time bucket deleted with its
     /// last child, which the drop after it then does not match).
@@ -326,6 +333,11 @@ pub enum When {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Merge {
     /// The result's key and its variable (`feed`).
+    /// With `each`, the path of each child's reference to its parent: the
+    /// list holds one list per document of `timeline` (in its order), each
+    /// its own array's and its own children read apart, merged and cut to
+    /// the limit (an outlier's newest children of several parents).
+    pub each: Option<String>,
     pub name: String,
     /// What the merged list is, for its comment.
     pub says: String,
@@ -452,6 +464,10 @@ pub struct StepCode {
     /// With `elements`, children kept in buckets: the buckets' order and
     /// how many the read takes before it unwinds them (`Step::bucket_order`).
     pub bucket_order: Option<crate::design::BucketOrder>,
+    /// The arrays around `elements`, unwound first (`Step::elements_within`).
+    pub elements_within: Vec<String>,
+    /// Embedded arrays returned cut to a limit (`Step::slices`).
+    pub slices: Vec<crate::design::ArraySlice>,
     pub index: Option<String>,
     pub documents: f64,
     pub purpose: String,

@@ -410,6 +410,7 @@ fn compares_expiry(ops: &[OpCode]) -> bool {
             s.filter
                 .iter()
                 .any(|(_, e)| matches!(e, code::Expr::Unexpired(_)))
+                || s.slices.iter().any(|x| x.unexpired.is_some())
         })
     })
 }
@@ -577,7 +578,8 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                         code::When::AtMost { step, n } => json!({"at_most": [step, n]}),
                         code::When::IdsAtMost { ids, n } => json!({"ids_at_most": [ids, n]}),
                         code::When::Any { step, path } => json!({"any": [step, path]}),
-                        code::When::Full { step, path, n } => json!({"full": [step, path, n]}),
+                        code::When::Full { step, path, n, each: false } => json!({"full": [step, path, n]}),
+                        code::When::Full { step, path, n, each: true } => json!({"full": [step, path, n], "each": true}),
                         code::When::Matched { step, changed: true, .. } => json!({"matched": step, "changed": true}),
                         code::When::Matched { step, or_deleted: None, .. } => json!({"matched": step}),
                         code::When::Matched { step, or_deleted: Some(d), .. } => json!({"matched": step, "or_deleted": d}),

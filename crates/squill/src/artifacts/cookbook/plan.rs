@@ -1814,7 +1814,9 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             filter,
             sort,
             limit: step.limit,
-            projection: step.projection.clone(),
+            projection: sliced_projection(design, step),
+            slices: step.slices.clone(),
+            elements_within: step.elements_within.clone(),
             updates,
             array_filters,
             insert,
@@ -1840,6 +1842,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                         step: b.steps.get(f.step.wrapping_sub(1))?.key.clone(),
                         path: f.array.clone(),
                         n: f.threshold,
+                        each: f.each,
                     })
                 })
                 .or_else(|| step
@@ -1978,19 +1981,66 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
     op
 }
 
+/// A step's projection beside the arrays it returns cut
+/// (`Step::slices`). A cut in an order is a computed field (`$sortArray`),
+/// which makes a find's projection list what it returns: a step that
+/// returned whole documents then lists every top-level field of the
+/// collection's example. A `$slice` alone keeps the other fields.
+fn sliced_projection(design: &Design, step: &crate::design::Step) -> Vec<String> {
+    if !step.projection.is_empty()
+        || step
+            .slices
+            .iter()
+            .all(|x| x.sort.is_empty() && x.unexpired.is_none())
+    {
+        return step.projection.clone();
+    }
+    let Some(serde_json::Value::Object(example)) = design
+        .collections
+        .iter()
+        .find(|c| c.name == step.collection)
+        .map(|c| &c.example)
+    else {
+        return step.projection.clone();
+    };
+    example
+        .keys()
+        .filter(|k| *k != "_id" && !step.slices.iter().any(|x| x.path == **k))
+        .cloned()
+        .collect()
+}
+
 /// An outlier's children read in an order up to a limit: the array's
 /// and, for a document whose array is full, the rest read apart, merged
 /// in that order and cut to the limit (`logistics` `track`: the newest
-/// 50 scans of a parcel, embedded or not; audit45 gap 2). Over several
-/// parents, the first `limit` of them all.
+/// 50 scans of a parcel, embedded or not; audit45 gap 2). Read once for
+/// each full parent (`each`), a list per parent, each cut to the limit:
+/// the first `limit` of them all once left a parent with none (embed46).
 fn outlier_merge(steps: &[StepCode]) -> Option<super::code::Merge> {
     steps.iter().find_map(|s| match (&s.when, s.limit) {
-        (Some(super::code::When::Full { step, path, .. }), Some(limit)) if !s.sort.is_empty() => {
+        (Some(super::code::When::Full { step, path, each, .. }), Some(limit))
+            if !s.sort.is_empty() =>
+        {
+            let each = each
+                .then(|| {
+                    s.filter.iter().find_map(|(p, e)| match e {
+                        super::code::Expr::IdsFrom { step: from, .. } if from == step => {
+                            Some(p.clone())
+                        }
+                        _ => None,
+                    })
+                })
+                .flatten();
             Some(super::code::Merge {
                 name: ident(&format!("{path}_merged")),
-                says: format!(
-                    "the {path}: the document's and those kept apart, in the read's order"
-                ),
+                says: if each.is_some() {
+                    format!(
+                        "the {path} of each document of {step}, in its order: its own and those kept apart, in the read's order"
+                    )
+                } else {
+                    format!("the {path}: the document's and those kept apart, in the read's order")
+                },
+                each,
                 timeline: step.clone(),
                 path: path.clone(),
                 items: s.key.clone(),

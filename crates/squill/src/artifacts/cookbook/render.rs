@@ -311,10 +311,10 @@ fn condition(lang: Lang, when: &When) -> String {
         }
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
-        (When::Full { step, path, n }, Lang::Python) => {
+        (When::Full { step, path, n, .. }, Lang::Python) => {
             format!("any(len(d.get({}) or []) >= {n} for d in {step})", q(path))
         }
-        (When::Full { step, path, n }, _) => {
+        (When::Full { step, path, n, .. }, _) => {
             format!("{step}.some((d) => (d[{}] || []).length >= {n})", q(path))
         }
         (
@@ -387,6 +387,40 @@ fn skipped(lang: Lang, step: &StepCode) -> &'static str {
     }
 }
 
+/// The name a step run once for each full parent gives that parent, in
+/// each language's loop (not a parameter's: those come from the model's
+/// names and never start with an underscore).
+const EACH_PARENT: &str = "_parent";
+
+/// An outlier's rest read once for each parent whose array is full
+/// (`When::Full { each }`): the step as it runs for one parent, its ids
+/// taken from that parent alone (`{"parcel": {"$in": _ids([_parent], "_id")}}`);
+/// the array's path and its threshold select the parents.
+fn for_each_parent(step: &StepCode) -> Option<(StepCode, &str, &str, u64)> {
+    let Some(When::Full {
+        step: from,
+        path,
+        n,
+        each: true,
+    }) = &step.when
+    else {
+        return None;
+    };
+    let mut one = step.clone();
+    for (_, e) in &mut one.filter {
+        if let Expr::IdsFrom { step: s, path: p } = e
+            && s == from
+        {
+            *e = Expr::IdsFrom {
+                step: format!("[{EACH_PARENT}]"),
+                path: p.clone(),
+            };
+        }
+    }
+    one.when = None;
+    Some((one, from.as_str(), path.as_str(), *n))
+}
+
 /// The feed merged: the timeline's items and the items read at feed time,
 /// in the feed's order, cut to its limit.
 fn merged(lang: Lang, m: &Merge, indent: &str) -> String {
@@ -400,6 +434,23 @@ fn merged(lang: Lang, m: &Merge, indent: &str) -> String {
         .collect();
     let (timeline, path, items, limit) = (&m.timeline, q(&m.path), &m.items, m.limit);
     let (name, says) = (&m.name, &m.says);
+    // A list per document: its own array and its own children apart
+    // (those whose reference is its id), each cut to the limit.
+    if let Some(by) = &m.each {
+        let by = q(by);
+        return match lang {
+            Lang::Python => format!(
+                "{indent}# {says}, at most {limit} each\n\
+                 {indent}{name} = [_newest(t.get({path}, []) + [x for x in {items} if x.get({by}) == t[\"_id\"]], [{}], {limit}) for t in {timeline}]\n",
+                sort.join(", ")
+            ),
+            _ => format!(
+                "{indent}// {says}, at most {limit} each\n\
+                 {indent}const {name} = {timeline}.map((t) => newest((t[{path}] || []).concat({items}.filter((x) => String(x[{by}]) === String(t._id))), [{}], {limit}));\n",
+                sort.join(", ")
+            ),
+        };
+    }
     match lang {
         Lang::Python => format!(
             "{indent}# {says}, at most {limit}\n\
@@ -644,7 +695,9 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
             stages.push(object(&[("$limit".to_string(), n)]));
         }
     }
-    stages.push(object(&[("$unwind".to_string(), q(&format!("${array}")))]));
+    for outer in step.elements_within.iter().chain(std::iter::once(array)) {
+        stages.push(object(&[("$unwind".to_string(), q(&format!("${outer}")))]));
+    }
     stages.push(object(&[("$match".to_string(), filter(lang, &each))]));
     // A count of them: one number, the elements that passed.
     if step.counts {
@@ -664,7 +717,8 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     if let Some(l) = step.limit {
         stages.push(object(&[("$limit".to_string(), l.to_string())]));
     }
-    let keep = projection(step).unwrap_or_else(|| object(&[(array.clone(), "1".to_string())]));
+    let keep =
+        projection(lang, step).unwrap_or_else(|| object(&[(array.clone(), "1".to_string())]));
     stages.push(object(&[("$project".to_string(), keep)]));
     format!("[{}]", stages.join(", "))
 }
@@ -1148,16 +1202,57 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
     )
 }
 
-fn projection(step: &StepCode) -> Option<String> {
-    (!step.projection.is_empty()).then(|| {
-        object(
-            &step
-                .projection
-                .iter()
-                .map(|p| (p.clone(), "1".to_string()))
-                .collect::<Vec<_>>(),
-        )
+fn projection(lang: Lang, step: &StepCode) -> Option<String> {
+    (!step.projection.is_empty() || !step.slices.is_empty()).then(|| {
+        let mut pairs: Vec<(String, String)> = step
+            .projection
+            .iter()
+            .filter(|p| !step.slices.iter().any(|x| x.path == **p))
+            .map(|p| (p.clone(), "1".to_string()))
+            .collect();
+        pairs.extend(step.slices.iter().map(|x| (x.path.clone(), slice(lang, x))));
+        object(&pairs)
     })
+}
+
+/// An embedded array cut to its first `limit` elements: as stored
+/// (`$slice`), or in an order of their own fields (`$sortArray`, then
+/// `$firstN`; a document without the array gives an empty one).
+/// `{"$slice": [expr, n]}` would not do in a find's projection: there
+/// `$slice` is the projection operator, whose list is `[skip, limit]`.
+fn slice(lang: Lang, x: &crate::design::ArraySlice) -> String {
+    if let (true, None, Some(n)) = (x.sort.is_empty(), &x.unexpired, x.limit) {
+        return format!("{{\"$slice\": {n}}}");
+    }
+    let mut input = format!("{{\"$ifNull\": [{}, []]}}", q(&format!("${}", x.path)));
+    // Now less the life, computed when the operation runs, as a filter's
+    // test of the date is (`Expr::Unexpired`): a find's projection has no
+    // `$$NOW` on every server (SecantusDB: "undefined variable").
+    if let Some(e) = &x.unexpired {
+        let since = match lang {
+            Lang::Python => format!("_alive_since({})", e.seconds),
+            _ => format!("new Date(Date.now() - {} * 1000)", e.seconds),
+        };
+        input = format!(
+            "{{\"$filter\": {{\"input\": {input}, \"cond\": {{\"$gt\": [{}, {since}]}}}}}}",
+            q(&format!("$$this.{}", e.field)),
+        );
+    }
+    if !x.sort.is_empty() {
+        let by: Vec<(String, String)> = x
+            .sort
+            .iter()
+            .map(|(p, d)| (p.clone(), d.to_string()))
+            .collect();
+        input = format!(
+            "{{\"$sortArray\": {{\"input\": {input}, \"sortBy\": {}}}}}",
+            object(&by)
+        );
+    }
+    match x.limit {
+        Some(n) => format!("{{\"$firstN\": {{\"input\": {input}, \"n\": {n}}}}}"),
+        None => input,
+    }
 }
 
 /// The `arrayFilters` of an update of array elements: one document per
@@ -1348,6 +1443,8 @@ fn close_buckets(lang: Lang, step: &StepCode, counter: &str, per: u64) -> Option
 
 fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -> String {
     let outer = step;
+    let each = for_each_parent(step);
+    let step = each.as_ref().map_or(step, |(s, ..)| s);
     let chunks = chunked(step);
     let step = chunks.as_ref().map_or(step, |(s, _)| s);
     let retry = page_retry(step, session);
@@ -1410,7 +1507,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
             }
         ),
         Action::Find => {
-            let mut s = match (lang, projection(step)) {
+            let mut s = match (lang, projection(lang, step)) {
                 (Lang::Node, Some(p)) => {
                     let mut o = opts.clone();
                     o.insert(0, ("projection".into(), p));
@@ -1553,9 +1650,22 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         Some(prev) => format!("{prev}.matchedCount === 0 ? {aw}{call} : null"),
         None => format!("{aw}{call}"),
     };
-    let call = match &step.when {
-        Some(w) => format!("{} ? {call} : {}", condition(lang, w), skipped(lang, step)),
-        None => call,
+    let call = match (&step.when, &each) {
+        (Some(w), _) => format!("{} ? {call} : {}", condition(lang, w), skipped(lang, step)),
+        // One query for each full parent: in Node side by side, each
+        // awaited (`call` starts with its `await`).
+        (None, Some((_, from, path, n))) => {
+            let full = format!(
+                "{from}.filter(({EACH_PARENT}) => ({EACH_PARENT}[{}] || []).length >= {n})",
+                q(path)
+            );
+            if lang == Lang::Node {
+                format!("(await Promise.all({full}.map(async ({EACH_PARENT}) => {call}))).flat()")
+            } else {
+                format!("{full}.flatMap(({EACH_PARENT}) => {call})")
+            }
+        }
+        (None, None) => call,
     };
     format!(
         "{}{indent}const {key} = {call};\n",
@@ -2050,6 +2160,8 @@ pub fn node(op: &OpCode) -> String {
 
 fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
     let outer = step;
+    let each = for_each_parent(step);
+    let step = each.as_ref().map_or(step, |(s, ..)| s);
     let chunks = chunked(step);
     let step = chunks.as_ref().map_or(step, |(s, _)| s);
     let retry = page_retry(step, session);
@@ -2083,7 +2195,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             near_pipeline(Lang::Python, step).unwrap_or_default()
         ),
         Action::Find => {
-            let mut s = match projection(step) {
+            let mut s = match projection(Lang::Python, step) {
                 Some(p) => format!("{coll}.find({f}, {p}{sess})"),
                 None => format!("{coll}.find({f}{sess})"),
             };
@@ -2194,13 +2306,17 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),
         None => call,
     };
-    let call = match &step.when {
-        Some(w) => format!(
+    let call = match (&step.when, &each) {
+        (Some(w), _) => format!(
             "{call} if {} else {}",
             condition(Lang::Python, w),
             skipped(Lang::Python, step)
         ),
-        None => call,
+        (None, Some((_, from, path, n))) => format!(
+            "[x for {EACH_PARENT} in {from} if len({EACH_PARENT}.get({}) or []) >= {n} for x in {call}]",
+            q(path)
+        ),
+        (None, None) => call,
     };
     format!(
         "{}{indent}{key} = {call}\n",

@@ -207,6 +207,7 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
                 path: "outliers".to_string(),
             });
             op.merge = Some(Merge {
+                each: None,
                 name: "feed".to_string(),
                 says: "the feed: the timeline's items and the outliers', newest first".to_string(),
                 timeline: from,

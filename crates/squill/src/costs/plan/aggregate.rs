@@ -118,7 +118,7 @@ impl<'a> Planner<'a> {
                     step.projection.push(acc.path(x));
                 }
                 let covered = agg.function == AggregateFn::Count;
-                self.push_outlier_rest(plan, op, step, path, rest, rel.child, covered);
+                self.push_outlier_rest(plan, op, step, path, (rest, 1.0), rel.child, covered);
             }
             Layout::Bucket {
                 per_bucket,

@@ -46,7 +46,7 @@ impl Planner<'_> {
             return false;
         }
         let e = *entity;
-        let Some(array) = self.elements_array(e) else {
+        let Some((array, within)) = self.elements_array(e) else {
             return false;
         };
         let Home::Embedded { rel: home, .. } = self.p.home[e.index()] else {
@@ -123,6 +123,7 @@ impl Planner<'_> {
             }
         }
         s.elements = Some(array);
+        s.elements_within = within;
         true
     }
 }

@@ -198,6 +198,7 @@ impl<'a> Planner<'a> {
             // Answered inside the documents read before: that step returns
             // the field that holds the children (or the parent's copy).
             self.return_holder(plan, from, rel, inc.to_children, from_step);
+            self.slice_embedded(plan, from, &cx, layout);
             self.includes(plan, op, target, returned, from_step, &inc.include);
             // A subset holds the first page; the pages past it are read
             // from the children's own collection, by the executions that
@@ -225,6 +226,69 @@ impl<'a> Planner<'a> {
             return;
         }
         self.join(plan, op, &cx, by_id_path, by_ref_path);
+    }
+
+    /// Embedded children included up to a limit (a post with its newest 3
+    /// comments): the step that read their parents returns the array cut
+    /// to the limit in the include's order (`$slice`, or `$sortArray` then
+    /// `$firstN` for an order of the children's own fields), not every
+    /// child. Its price does not change: the server reads the whole
+    /// document either way (`bytes_read` is the top-level document's).
+    /// The same for an expiring child kept in its parent: only its
+    /// unexpired elements come back (`$filter` on the date against now
+    /// less the life, computed when the operation runs).
+    /// Left whole: an include that filters the children (the cut would
+    /// come before the test), pages them, or reads below them, and an
+    /// array inside another array (a path through an array cuts each).
+    fn slice_embedded(&self, plan: &mut OpPlan, from: EntityId, cx: &Joined<'_>, layout: &Layout) {
+        let inc = cx.inc;
+        if !inc.to_children || *layout != Layout::Embed {
+            return;
+        }
+        let rel = self.facts.model.relationship(inc.relationship);
+        // An expiring child kept in its parent (a pin `expiry-lost`
+        // refuses): its expired elements stay, so every read leaves them out.
+        let unexpired = self
+            .facts
+            .model
+            .entity(rel.child)
+            .expires
+            .as_ref()
+            .map(|x| crate::design::SliceUnexpired {
+                field: x.field.clone(),
+                seconds: x.seconds,
+            });
+        let limit = inc
+            .limit
+            .filter(|&l| rel.children.max.finite().is_none_or(|max| l < max));
+        if limit.is_none() && unexpired.is_none() {
+            return;
+        }
+        let acc = self.access(from);
+        if !inc.filter.is_empty()
+            || inc.paging.is_some()
+            || !inc.include.is_empty()
+            || !acc.prefix.is_empty()
+        {
+            return;
+        }
+        let path = acc.path(&rel.parent_field);
+        let Some(s) = plan.steps.get_mut(cx.from_step.wrapping_sub(1)) else {
+            return;
+        };
+        if s.action != Action::Find || s.slices.iter().any(|x| x.path == path) {
+            return;
+        }
+        s.slices.push(crate::design::ArraySlice {
+            path,
+            sort: inc
+                .sort
+                .iter()
+                .map(|k| (k.field.clone(), if k.descending { -1 } else { 1 }))
+                .collect(),
+            limit,
+            unexpired,
+        });
     }
 
     /// The share of executions of a paged include that ask for a page
@@ -376,24 +440,37 @@ impl<'a> Planner<'a> {
             self.own_filters(&mut step, &acc, &inc.filter);
             step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
             // Only a parent whose array is full has children apart: the
-            // query runs for it alone, and reads its newest children in
-            // the include's order, up to its limit for each parent read
-            // (the application merges them with the array's and cuts the
-            // whole to the limit). Its index leads with the parent, then
-            // the sort (`{parcel, ts: -1}`).
+            // query runs for it alone. Under a limit it runs once for each
+            // such parent, by its id, and reads that parent's newest
+            // children in the include's order up to the limit (the
+            // application merges them with that parent's array and cuts
+            // each parent's list to the limit). One query over them all cut
+            // to `limit × parents` could give one parent every slot and
+            // another none. Its index leads with the parent, then the sort
+            // (`{parcel, ts: -1}`).
+            let each = inc.limit.is_some();
             step.if_full = Some(Box::new(crate::design::IfFull {
                 step: from_step,
                 array: self.access(from).path(&rel.parent_field),
                 threshold,
+                each,
             }));
             step.sort = inc
                 .sort
                 .iter()
                 .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
                 .collect();
-            step.limit = inc.limit.map(|l| (l as f64 * m.max(1.0)).ceil() as u64);
-            let rest = (step.limit.map_or(rest.0, |l| rest.0.min(l as f64)), rest.1);
-            self.push_outlier_rest(plan, op, step, path, rest, target, false);
+            step.limit = inc.limit;
+            // Each of the m parents read is full as rarely as one: the
+            // step's share is one parent's, and m queries of at most
+            // `limit` children each when they all are.
+            let rest = (
+                inc.limit
+                    .map_or(rest.0, |l| rest.0.min(l as f64 * m.max(1.0))),
+                rest.1,
+            );
+            let trips = if each { m.max(1.0) } else { 1.0 };
+            self.push_outlier_rest(plan, op, step, path, (rest, trips), target, false);
         }
     }
 

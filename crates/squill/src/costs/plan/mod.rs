@@ -624,7 +624,7 @@ impl<'a> Planner<'a> {
     /// up to its limit: a parent's elements read by the parent's id came
     /// in its document, unsorted and whole (the top 2 bids of an item).
     fn read_elements(&self, plan: &mut OpPlan, e: EntityId, sort: &[SortKey], limit: Option<u64>) {
-        let Some(array) = self.elements_array(e) else {
+        let Some((array, within)) = self.elements_array(e) else {
             return;
         };
         let acc = self.access(e);
@@ -642,21 +642,42 @@ impl<'a> Planner<'a> {
                 s.limit = s.limit.or(limit);
             }
             s.elements = Some(array);
+            s.elements_within = within;
         }
     }
 
-    /// The array `e` is embedded in, directly in its collection's
-    /// documents (`product_stock`); `None` for an entity of its own, one
-    /// embedded alone, or one in an array nested in another.
-    fn elements_array(&self, e: EntityId) -> Option<String> {
-        match self.p.home[e.index()] {
-            Home::Embedded {
-                host, array: true, ..
-            } if self.p.root(e) == host && self.p.home[host.index()] == Home::Own => {
-                Some(self.access(e).prefix)
+    /// The array `e` is embedded in (`product_stock`), and the arrays
+    /// around it, outermost first (`products` around `products.sales`: a
+    /// shop's products, each with its sales), each unwound before it;
+    /// `None` for an entity of its own, one embedded alone, or one in
+    /// buckets. Sales in products in shops were read as their shops
+    /// (embed46): the element's array was not directly in the document.
+    fn elements_array(&self, e: EntityId) -> Option<(String, Vec<String>)> {
+        let Home::Embedded {
+            host, array: true, ..
+        } = self.p.home[e.index()]
+        else {
+            return None;
+        };
+        let mut outer = Vec::new();
+        let mut at = host;
+        loop {
+            match self.p.home[at.index()] {
+                Home::Own => break,
+                Home::Embedded { host, array, .. } => {
+                    if array {
+                        outer.push(self.access(at).prefix);
+                    }
+                    at = host;
+                }
+                Home::Bucketed { .. } => return None,
             }
-            _ => None,
         }
+        if self.p.root(e) != at {
+            return None;
+        }
+        outer.reverse();
+        Some((self.access(e).prefix, outer))
     }
 
     /// The children `e` is folded into, each holding a copy of it (a page
@@ -712,7 +733,8 @@ impl<'a> Planner<'a> {
 
     /// Pushes the query for an outlier's rest (`step`, filtered by the
     /// parent reference `path`): `n` children of `child`, read whole or,
-    /// for a count, from the index alone.
+    /// for a count, from the index alone, in `trips` queries (one for each
+    /// full parent when the limit is each parent's).
     #[allow(clippy::too_many_arguments)]
     fn push_outlier_rest(
         &self,
@@ -720,7 +742,7 @@ impl<'a> Planner<'a> {
         op: OperationId,
         mut step: Step,
         path: String,
-        (n, every): (f64, u64),
+        ((n, every), trips): ((f64, u64), f64),
         child: EntityId,
         covered: bool,
     ) {
@@ -736,6 +758,7 @@ impl<'a> Planner<'a> {
             keys: n,
             docs: if covered { 0.0 } else { n },
             bytes_read: if covered { 0.0 } else { n * acc.root_bytes },
+            more_trips: trips - 1.0,
             ..StepCost::default()
         };
         self.push(plan, op, step, cost, Some((keys, child, acc.docs)));
@@ -1274,8 +1297,10 @@ impl<'a> Planner<'a> {
             batch: false,
             figures: None,
             elements: None,
+            elements_within: Vec::new(),
             bucket_order: None,
             if_full: None,
+            slices: Vec::new(),
         }
     }
 

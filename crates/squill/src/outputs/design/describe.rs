@@ -19,7 +19,31 @@ pub(crate) fn step_command(s: &Step) -> String {
     if !s.projection.is_empty() {
         command.push_str(&format!(" returning {}", s.projection.join(", ")));
     }
+    for x in &s.slices {
+        command.push_str(&format!(" with {}", slice(x)));
+    }
     command
+}
+
+/// An embedded array returned cut (`comments cut to the first 3 by {at: -1}`).
+pub(crate) fn slice(x: &crate::design::ArraySlice) -> String {
+    let order = if x.sort.is_empty() {
+        "as stored".to_string()
+    } else {
+        format!("by {}", keys(&x.sort))
+    };
+    let mut text = match x.limit {
+        Some(n) => format!("{} cut to the first {} {order}", x.path, words::int(n)),
+        None => x.path.clone(),
+    };
+    if let Some(e) = &x.unexpired {
+        text.push_str(&format!(
+            " without the expired ({} more than {} old): nothing deletes them from the array, so each read leaves them out",
+            e.field,
+            words::duration_seconds(e.seconds)
+        ));
+    }
+    text
 }
 
 /// A step's filter with its sort and limit (`customer = ? sort {at: -1} limit 10`).
@@ -803,11 +827,16 @@ pub(crate) fn step(step: &Step) -> String {
         (Some(n), None) if step.if_full.is_some() => {
             let full = step.if_full.as_deref();
             text.push_str(&format!(
-                ", only when a document of step {} holds {} full ({} items; about once every {} runs)",
+                ", only when a document of step {} holds {} full ({} items; about once every {} runs){}",
                 full.map_or(0, |f| f.step),
                 full.map_or("", |f| f.array.as_str()),
                 words::int(full.map_or(0, |f| f.threshold)),
-                words::int(n)
+                words::int(n),
+                if full.is_some_and(|f| f.each) {
+                    ", once for each such document, its limit that document's"
+                } else {
+                    ""
+                }
             ));
         }
         (Some(n), Some(k)) => text.push_str(&format!(

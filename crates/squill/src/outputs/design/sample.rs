@@ -51,8 +51,10 @@ fn step(collection: &str, action: Action) -> Step {
         batch: false,
         figures: None,
         elements: None,
+        elements_within: Vec::new(),
         bucket_order: None,
         if_full: None,
+        slices: Vec::new(),
     }
 }
 

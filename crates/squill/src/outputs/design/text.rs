@@ -460,6 +460,9 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan, spans: Opt
         if !step.projection.is_empty() {
             let _ = writeln!(out, "     returns {}", v(&step.projection.join(", ")));
         }
+        for x in &step.slices {
+            let _ = writeln!(out, "     returns {}", v(&describe::slice(x)));
+        }
         if !step.purpose.is_empty() {
             let _ = writeln!(out, "     {}", p.dim(&Purpose::texts(&step.purpose)));
         }
