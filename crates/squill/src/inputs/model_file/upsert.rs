@@ -167,9 +167,9 @@ fn array_of(model: &Model, e: EntityId) -> Option<RelationshipId> {
 /// `r`, each for equality.
 fn keys_element(model: &Model, e: EntityId, r: RelationshipId, filter: &[Filter]) -> bool {
     match identity(model, e, filter) {
-        Some(Identity::Unique { combination, .. }) => model.entity(e).unique[combination]
-            .iter()
-            .any(|k| *k == KeyPart::Parent(r)),
+        Some(Identity::Unique { combination, .. }) => {
+            model.entity(e).unique[combination].contains(&KeyPart::Parent(r))
+        }
         _ => false,
     }
 }
