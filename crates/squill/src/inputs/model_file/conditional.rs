@@ -70,6 +70,8 @@ pub(crate) fn terms(
             "fail" => out.otherwise = Otherwise::Fail,
             "undo" => out.otherwise = Otherwise::Undo,
             "skip" => out.otherwise = Otherwise::Skip,
+            // Checked and refused with the operation's filter (`upsert`).
+            super::upsert::INSERT => {}
             other => ctx.error(
                 ctx.pos(o),
                 format!("`otherwise: {other}` is not something squill knows a write to do"),
@@ -78,7 +80,7 @@ pub(crate) fn terms(
                     .or(Some("one of fail, undo, skip".into())),
             ),
         }
-        if op.when.is_none() && op.claim.is_none() {
+        if op.when.is_none() && op.claim.is_none() && o.value.trim() != super::upsert::INSERT {
             ctx.error(
                 ctx.pos(o),
                 format!(

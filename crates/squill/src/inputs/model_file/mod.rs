@@ -36,6 +36,7 @@ mod schema;
 mod tenancy;
 mod tenant_carry;
 mod tenant_word;
+mod upsert;
 mod workload;
 mod write;
 
@@ -61,6 +62,8 @@ mod returns_tests;
 mod tenancy_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upsert_tests;
 
 pub use context::MAX_WHOLE;
 pub use error::{ModelFileError, Position, Problem};

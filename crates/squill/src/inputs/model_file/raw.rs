@@ -633,6 +633,11 @@ pub(super) struct RawOperation {
     /// default with `multi: true`). With `when` or `claim`.
     #[schemars(with = "Option<OtherwiseName>")]
     pub otherwise: Option<S<String>>,
+    /// The share of calls of an `otherwise: insert` write that add the
+    /// element. Read so that its misuse is reported; the word itself is
+    /// refused (`upsert`), so the schema does not offer it.
+    #[schemars(skip)]
+    pub inserts: Option<S<f64>>,
     /// Amounts added to fields in the same write (`{remaining: -1}`: `$inc`):
     /// a number; a name for the amount the caller passes (`{available:
     /// -quantity}`, which a condition may compare with: `available >=

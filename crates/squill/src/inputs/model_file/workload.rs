@@ -37,6 +37,7 @@ pub(super) fn workload(
                 kind_word(op),
                 op,
             );
+            super::upsert::check(ctx, model, name, kind_word(op), &kind, op);
             let paging = match (&kind, &op.paging) {
                 (OperationKind::Read { limit, sort, .. }, Some(p)) => {
                     super::paging::paging(ctx, p, *limit, !sort.is_empty())

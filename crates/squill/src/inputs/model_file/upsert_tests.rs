@@ -1,0 +1,123 @@
+//! Tests of `otherwise: insert` (an element upsert): each misuse is an
+//! error at its line:column, and the word itself is refused, because
+//! squill does not plan it yet (`upsert`).
+
+use super::*;
+
+/// A player's inventory: a stack per item kind, unique within the player.
+const GAME: &str = r"
+name: game
+entities:
+  player: {count: 1000, fields: {gold: long}}
+  stack:
+    count: 30000
+    fields:
+      kind: {type: string(20), distinct: 500}
+      qty: int
+    unique: [[player, kind]]
+relationships:
+  inventory: {parent: player, child: stack, children: {typical: 30, max: 2000}, child_field: player}
+operations:
+  grant_item:
+    update: stack
+    filter: {player: eq, kind: eq}
+    increments: {qty: amount}
+    otherwise: insert
+    rate: 3000
+";
+
+/// Each problem of `text` as (line, column, message).
+fn errors(text: &str) -> Vec<(usize, usize, String)> {
+    match parse("m.yaml", text) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(e) => e
+            .problems()
+            .iter()
+            .map(|p| {
+                let at = p.position.expect("a place");
+                (at.line, at.column, p.message.clone())
+            })
+            .collect(),
+    }
+}
+
+/// The one error of `text`, which must be at `line`:`column` and say `says`.
+fn one_error(text: &str, line: usize, column: usize, says: &str) {
+    let e = errors(text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!((e[0].0, e[0].1), (line, column), "{e:?}");
+    assert!(e[0].2.contains(says), "{e:?}");
+}
+
+#[test]
+fn a_well_formed_element_upsert_is_refused_as_not_planned() {
+    one_error(GAME, 18, 16, "does not plan `otherwise: insert` yet");
+    one_error(
+        &GAME.replace("otherwise: insert", "otherwise: insert\n    inserts: 0.2"),
+        18,
+        16,
+        "does not plan",
+    );
+}
+
+#[test]
+fn without_otherwise_the_same_write_parses() {
+    let m = parse("m.yaml", &GAME.replace("    otherwise: insert\n", ""))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.workload.operations.len(), 1);
+}
+
+#[test]
+fn an_entity_not_embedded_as_an_array_is_refused() {
+    let pinned = GAME.replace(
+        "child_field: player}",
+        "child_field: player, layout: parent-reference}",
+    );
+    one_error(&pinned, 18, 16, "not embedded as an array");
+    let root = GAME
+        .replace("    unique: [[player, kind]]\n", "    unique: [[kind]]\n")
+        .replace("relationships:\n  inventory: {parent: player, child: stack, children: {typical: 30, max: 2000}, child_field: player}\n", "")
+        .replace("filter: {player: eq, kind: eq}", "filter: {kind: eq}");
+    one_error(&root, 16, 16, "child of no one-to-many relationship");
+}
+
+#[test]
+fn a_filter_without_the_key_condition_is_refused() {
+    let no_kind = GAME.replace("filter: {player: eq, kind: eq}", "filter: {player: eq}");
+    one_error(&no_kind, 18, 16, "has no key condition");
+    let by_id = GAME.replace("filter: {player: eq, kind: eq}", "filter: {_id: eq}");
+    one_error(&by_id, 18, 16, "has no key condition");
+}
+
+#[test]
+fn an_upsert_needs_increments_and_no_when() {
+    let no_inc = GAME.replace("increments: {qty: amount}", "changes: [qty]");
+    one_error(&no_inc, 18, 16, "adds to no field");
+    let when = GAME.replace(
+        "otherwise: insert",
+        "otherwise: insert\n    when: [\"qty >= amount\"]",
+    );
+    one_error(&when, 18, 16, "has `when:` and `otherwise: insert`");
+}
+
+#[test]
+fn an_upsert_is_an_update() {
+    let delete = GAME
+        .replace("update: stack", "delete: stack")
+        .replace("    increments: {qty: amount}\n", "");
+    let e = errors(&delete);
+    assert!(e.iter().any(|e| e.2.contains("not to a delete")), "{e:?}");
+}
+
+#[test]
+fn inserts_is_a_share_and_needs_otherwise_insert() {
+    let big = GAME.replace("otherwise: insert", "otherwise: insert\n    inserts: 1.5");
+    let e = errors(&big);
+    assert!(
+        e.iter()
+            .any(|e| (e.0, e.1) == (19, 14) && e.2.contains("not a share")),
+        "{e:?}"
+    );
+    let alone = GAME.replace("otherwise: insert", "inserts: 0.2");
+    one_error(&alone, 18, 14, "but not `otherwise: insert`");
+}
