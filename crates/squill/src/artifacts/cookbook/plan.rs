@@ -2449,8 +2449,11 @@ fn tenant_checks(b: &mut Builder, plan: &OperationPlan, at: usize) {
             let Some(found) = b.steps.get(i) else {
                 continue;
             };
-            let id = found.filter.iter().find(|(k, _)| k == "_id").map(|x| x.1.clone());
-            let tenant = found.filter.iter().find(|(k, _)| k != "_id").map(|x| x.1.clone());
+            // The find tests the tenant first, then the parent's id.
+            let [(_, tenant), (_, id)] = found.filter.as_slice() else {
+                continue;
+            };
+            let (tenant, id) = (Some(tenant.clone()), Some(id.clone()));
             for (key, value) in [(tenant_field, tenant), (field, id)] {
                 if let Some(v) = value
                     && !key.contains('.')

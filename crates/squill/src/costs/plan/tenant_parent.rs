@@ -8,6 +8,9 @@
 //! ids to the ones it found by: a parent of another tenant is not found,
 //! and nothing is written.
 //!
+//! A parent embedded in its tenant's document (a project in its org) is
+//! found by the tenant's `_id` and its own id in the array, on `_id_`.
+//!
 //! Where the new instance is written inside its parent (embedded in it),
 //! the write itself is the parent's, by its `_id` with the tenant tested
 //! (`tenant.rs`): a parent of another tenant matches nothing and nothing
@@ -47,27 +50,38 @@ impl Planner<'_> {
         let Some(tenant_field) = self.parent_ref_path(own_tenant) else {
             return;
         };
+        // One find per parent entity: the cookbook names a parameter by
+        // the entity and field it stands for, so two parents of one entity
+        // (a follow's follower and followed) would share one id. The second
+        // is left unchecked rather than set to the first's id.
+        let mut checked: Vec<EntityId> = Vec::new();
         for &r in links {
             let rel = model.relationship(r);
+            if checked.contains(&rel.parent) {
+                continue;
+            }
             if r == own_tenant || rel.child != e || rel.parent == tenant || rel.parent == e {
                 continue;
             }
             if !rel.one_parent() || !self.within_tenant(rel.parent) {
                 continue;
             }
-            if !matches!(self.p.home.get(rel.parent.index()), Some(Home::Own) | None) {
-                continue;
-            }
+            let acc = self.access(rel.parent);
             let (Some(field), Some(parent_tenant)) = (
                 self.parent_ref_path(r),
-                self.tenant_path_in(&self.access(rel.parent).collection),
+                self.tenant_path_in(&acc.collection),
             ) else {
                 continue;
             };
-            if parent_tenant == "_id" {
+            // A parent in documents of its own is found on `_id_`, its
+            // tenant tested; one embedded in its tenant's document (a
+            // project in its org) is found by the tenant's `_id` on `_id_`,
+            // its own id tested in the array. A parent embedded elsewhere
+            // would need an index of its own: not checked.
+            let own = matches!(self.p.home.get(rel.parent.index()), Some(Home::Own) | None);
+            if own == (parent_tenant == "_id") {
                 continue;
             }
-            let acc = self.access(rel.parent);
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
@@ -83,7 +97,7 @@ impl Planner<'_> {
                 filt(parent_tenant, FilterOp::Eq, ValueSource::Param),
                 filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param),
             ];
-            step.projection = vec![acc.path("_id")];
+            step.projection = vec!["_id".to_string()];
             step.limit = Some(1);
             step.documents = 1.0;
             let cost = StepCost {
@@ -92,12 +106,13 @@ impl Planner<'_> {
                 bytes_read: acc.root_bytes,
                 ..StepCost::default()
             };
+            checked.push(rel.parent);
             self.push(
                 plan,
                 op,
                 step,
                 cost,
-                Some((vec![(acc.path("_id"), 1)], acc.root, acc.docs)),
+                Some((vec![("_id".to_string(), 1)], acc.root, acc.docs)),
             );
         }
     }
