@@ -1416,9 +1416,16 @@ fn an_insert_under_a_tenant_refuses_a_parent_of_another_tenant_against_a_server(
     let out = run_check_script_on_data(
         (&uri, &python, &mongosh),
         (&model, &design),
-        (&format!("tenant-insert-{name}"), "squill_tenant_insert", false),
+        (
+            &format!("tenant-insert-{name}"),
+            "squill_tenant_insert",
+            false,
+        ),
         Some(&options),
-        ("check_tenant_insert.py", &["clinic", "record_visit"]),
+        (
+            "check_tenant_insert.py",
+            &["clinic", "record_visit", "patient"],
+        ),
     );
     for lang in ["python", "mongosh", "node"] {
         for said in [
@@ -1428,7 +1435,10 @@ fn an_insert_under_a_tenant_refuses_a_parent_of_another_tenant_against_a_server(
             assert!(out.contains(&said), "{said}: {out}");
         }
     }
-    assert!(out.contains("no patient with that id in this clinic"), "{out}");
+    assert!(
+        out.contains("no patient with that id in this clinic"),
+        "{out}"
+    );
     assert!(!out.contains("FAIL"), "{out}");
 }
 

@@ -13,8 +13,8 @@ const CLINIC: &str = include_str!("../../tests/fixtures/tenant-depth.yaml");
 #[test]
 fn an_insert_takes_and_sets_the_tenant_and_its_parent_in_each_language() {
     let model = crate::inputs::model_file::parse("tenant-depth.yaml", CLINIC).expect("parses");
-    let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
-        .expect("advise");
+    let d =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
     let ops = cookbook::op_codes(&d);
     let py = cookbook::python(&d, &ops);
     assert!(
@@ -22,11 +22,15 @@ fn an_insert_takes_and_sets_the_tenant_and_its_parent_in_each_language() {
         "{py}"
     );
     assert!(
-        py.contains(r#"db["patient"].find({"clinic": clinic_id, "_id": patient_id}, {"_id": 1}).limit(1)"#),
+        py.contains(
+            r#"db["patient"].find({"clinic": clinic_id, "_id": patient_id}, {"_id": 1}).limit(1)"#
+        ),
         "{py}"
     );
     assert!(
-        py.contains(r#"raise RuntimeError("record_visit: no patient with that id in this clinic")"#),
+        py.contains(
+            r#"raise RuntimeError("record_visit: no patient with that id in this clinic")"#
+        ),
         "{py}"
     );
     assert!(
@@ -35,11 +39,15 @@ fn an_insert_takes_and_sets_the_tenant_and_its_parent_in_each_language() {
     );
     for text in [cookbook::node(&d, &ops), cookbook::mongosh(&d, &ops)] {
         assert!(
-            text.contains(r#"insertOne({...new_visit, "clinic": clinic_id, "patient": patient_id})"#),
+            text.contains(
+                r#"insertOne({...new_visit, "clinic": clinic_id, "patient": patient_id})"#
+            ),
             "{text}"
         );
         assert!(
-            text.contains(r#"throw new Error("record_visit: no patient with that id in this clinic")"#),
+            text.contains(
+                r#"throw new Error("record_visit: no patient with that id in this clinic")"#
+            ),
             "{text}"
         );
     }

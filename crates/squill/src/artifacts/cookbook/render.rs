@@ -255,7 +255,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
             };
             format!(
                 "{{{}}}",
-                std::iter::once(spread).chain(set).collect::<Vec<_>>().join(", ")
+                std::iter::once(spread)
+                    .chain(set)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         }
         Expr::Doc(fields) => object(
