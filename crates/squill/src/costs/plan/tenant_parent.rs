@@ -78,7 +78,7 @@ impl Planner<'_> {
             // project in its org) is found by the tenant's `_id` on `_id_`,
             // its own id tested in the array. A parent embedded elsewhere
             // would need an index of its own: not checked.
-            let own = matches!(self.p.home.get(rel.parent.index()), Some(Home::Own) | None);
+            let own = acc.prefix.is_empty();
             if own == (parent_tenant == "_id") {
                 continue;
             }
