@@ -1394,6 +1394,54 @@ fn a_read_by_own_fields_returns_only_the_callers_tenant_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Review46 item 8: under a tenant, an insert of a visit finds its patient
+/// in the caller's clinic first. Called with clinic B and a patient of
+/// clinic A, each cookbook raises and inserts nothing; called with A and
+/// A's patient, it inserts one visit holding A and that patient, though
+/// the caller's document named another clinic and patient
+/// (scripts/testenv/check_tenant_insert.py, fixture tenant-depth). Before,
+/// the insert wrote the caller's document as given.
+#[test]
+fn an_insert_under_a_tenant_refuses_a_parent_of_another_tenant_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "tenant-depth";
+    let (model, design) = fixtures::load(name);
+    let options = DataOptions {
+        max_children: Some(3),
+        format: crate::synthetic::DataFormat::Ejson,
+        ..DataOptions::new(3, 17)
+    };
+    let out = run_check_script_on_data(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (
+            &format!("tenant-insert-{name}"),
+            "squill_tenant_insert",
+            false,
+        ),
+        Some(&options),
+        (
+            "check_tenant_insert.py",
+            &["clinic", "record_visit", "patient"],
+        ),
+    );
+    for lang in ["python", "mongosh", "node"] {
+        for said in [
+            format!("ok: {lang} record_visit with another tenant's parent: refused"),
+            format!("ok: {lang} record_visit with the tenant's own parent: 1 visit inserted"),
+        ] {
+            assert!(out.contains(&said), "{said}: {out}");
+        }
+    }
+    assert!(
+        out.contains("no patient with that id in this clinic"),
+        "{out}"
+    );
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// Issue 41: an atomic group whose writes all address one show, the seats
 /// embedded in it (fixture show-purchase), is one update of the show. Each
 /// cookbook's group function, against a server: the held seat A1 is sold

@@ -67,6 +67,8 @@ mod inserted_figures_tests;
 // A link's element built from the ids and the copies read (audit44 F).
 #[cfg(test)]
 mod link_item_tests;
+#[cfg(test)]
+mod tenant_insert_tests;
 // A condition comparing two fields of the document, `$expr` (audit44 M).
 #[cfg(test)]
 mod field_compare_tests;

@@ -110,6 +110,18 @@ pub enum Purpose {
         to: String,
         fields: Vec<String>,
     },
+    /// A new `entity`'s `parent`, found by its id in the caller's
+    /// `tenant` before the insert: a parent of another tenant is not
+    /// found, and the insert is refused rather than filed where the
+    /// tenant's reads never see it. The insert sets `tenant_field` and
+    /// `field` (the new document's references) to the ids it found by.
+    CheckParent {
+        entity: String,
+        parent: String,
+        tenant: String,
+        field: String,
+        tenant_field: String,
+    },
     /// The fields an extended reference copies, read from the instance
     /// being linked.
     ReadCopies {
@@ -428,6 +440,17 @@ impl Purpose {
             ReadCopies { entity, fields } => {
                 format!("read the {}'s {} to copy", one(entity), fields.join(", "))
             }
+            CheckParent {
+                entity,
+                parent,
+                tenant,
+                ..
+            } => format!(
+                "check the new {}'s {} is in this {}",
+                one(entity),
+                one(parent),
+                one(tenant)
+            ),
             RemoveFromParent { entity, parent } => {
                 format!("remove the {} from its {}", one(entity), one(parent))
             }

@@ -113,6 +113,38 @@ fn the_tenant_is_carried_down_one_parent_chains_only() {
     assert!(links.contains(&r), "{links:?}");
 }
 
+/// Review46 item 8: an insert of a visit finds its patient by the
+/// patient's `_id` and the caller's clinic first, on `_id_`, one key and
+/// one document, returning only the `_id`. Before, the insert wrote the
+/// caller's document as given, and a visit filed under clinic A for a
+/// patient of clinic B was invisible to A's reads.
+#[test]
+fn an_insert_finds_its_parent_in_the_callers_tenant_first() {
+    let d = design_of(CLINIC);
+    let p = plan_of(&d, "record_visit");
+    let actions: Vec<Action> = p.steps.iter().map(|s| s.action).collect();
+    assert_eq!(actions, [Action::Find, Action::InsertOne], "{:?}", p.steps);
+    let (_, filter, keys) = step_on(&d, p, "patient");
+    assert_eq!(filter, ["clinic", "_id"]);
+    assert_eq!(keys, ["_id"]);
+    let check = &p.steps[0];
+    assert_eq!(check.limit, Some(1));
+    assert_eq!(check.projection, ["_id"]);
+    assert_eq!(check.documents, 1.0);
+    assert!(
+        matches!(
+            &check.purpose[..],
+            [crate::design::Purpose::CheckParent { parent, tenant, field, tenant_field, .. }]
+                if parent == "patient" && tenant == "clinic" && field == "patient" && tenant_field == "clinic"
+        ),
+        "{:?}",
+        check.purpose
+    );
+    // One key and one document more than the insert alone.
+    assert_eq!(p.cost.index_keys_examined, 1.0);
+    assert_eq!(p.cost.documents_examined, 1.0);
+}
+
 /// Sellers, their products, and each product's sales embedded in it: the
 /// sale belongs to its seller through its product, and expiring preview
 /// links of a product kept apart.

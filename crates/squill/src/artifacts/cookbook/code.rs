@@ -86,6 +86,13 @@ pub struct Param {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     Param(String),
+    /// The caller's document `param` with `fields` set over its own
+    /// (`{**new_visit, "clinic": clinic_id}`): an insert's tenant and
+    /// parent references, as its checks found them.
+    WithFields {
+        param: String,
+        fields: Vec<(String, Expr)>,
+    },
     /// `{"$in": param}`.
     In(String),
     /// `{"$gte": from, "$lt": to}`.
@@ -516,6 +523,9 @@ pub struct StepCode {
     /// new parent): when it finds none, the operation fails, naming what
     /// it did not find, before any write.
     pub must_find: bool,
+    /// A find of an insert's parent in the caller's tenant: the parent
+    /// and the tenant it names when it finds none.
+    pub not_in_tenant: Option<(String, String)>,
     /// A conditional write or a claim: what the code does when it matches
     /// nothing (`fail`: throw; `undo`: the atomic group's function undoes
     /// the group's earlier writes; `skip`: nothing).

@@ -745,6 +745,10 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
     use code::Expr;
     match e {
         Expr::Param(p) => json!({"eq": p}),
+        Expr::WithFields { param, fields } => json!({"with_fields": {
+            "document": param,
+            "fields": fields.iter().map(|(k, v)| json!([k, expr_json(v)])).collect::<Vec<_>>(),
+        }}),
         Expr::In(p) => json!({"in": p}),
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),

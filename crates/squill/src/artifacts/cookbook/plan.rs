@@ -1805,6 +1805,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             skip_duplicates,
             counts: step.count.is_some(),
             must_find: false,
+            not_in_tenant: None,
             skip,
             limit_param,
             otherwise: step.otherwise,
@@ -1942,6 +1943,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 None => crate::design::Purpose::texts(&step.purpose),
             },
         });
+        tenant_checks(&mut b, plan, at);
     }
     let mut warnings: Vec<String> = plan.warnings.iter().map(|w| w.text()).collect();
     let writes = plan
@@ -2315,6 +2317,70 @@ pub(super) fn plain_path(path: &str) -> String {
         .filter(|seg| !seg.starts_with('$'))
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// A find of an insert's parent in the caller's tenant
+/// (`Purpose::CheckParent`) fails the operation when it finds none; the
+/// insert after it (`at`, just pushed) sets the new document's tenant and
+/// parent references to the ids those finds were given, so the document
+/// cannot name another tenant than its parent's. A reference inside an
+/// object (an extended reference's `patient._id`) is left as the caller
+/// wrote it: setting its one key would replace the copies beside it.
+fn tenant_checks(b: &mut Builder, plan: &OperationPlan, at: usize) {
+    let step = &plan.steps[at];
+    if let Some((parent, tenant)) = step.purpose.iter().find_map(|p| match p {
+        crate::design::Purpose::CheckParent { parent, tenant, .. } => {
+            Some((parent.clone(), tenant.clone()))
+        }
+        _ => None,
+    }) {
+        if let Some(s) = b.steps.last_mut() {
+            s.must_find = true;
+            s.not_in_tenant = Some((parent, tenant));
+        }
+        return;
+    }
+    if step.action != Action::InsertOne {
+        return;
+    }
+    let mut fields: Vec<(String, Expr)> = Vec::new();
+    for (i, s) in plan.steps[..at].iter().enumerate() {
+        for p in &s.purpose {
+            let crate::design::Purpose::CheckParent {
+                field,
+                tenant_field,
+                ..
+            } = p
+            else {
+                continue;
+            };
+            let Some(found) = b.steps.get(i) else {
+                continue;
+            };
+            // The find tests the tenant first, then the parent's id.
+            let [(_, tenant), (_, id)] = found.filter.as_slice() else {
+                continue;
+            };
+            let (tenant, id) = (Some(tenant.clone()), Some(id.clone()));
+            for (key, value) in [(tenant_field, tenant), (field, id)] {
+                if let Some(v) = value
+                    && !key.contains('.')
+                    && !fields.iter().any(|(k, _)| k == key)
+                {
+                    fields.push((key.clone(), v));
+                }
+            }
+        }
+    }
+    let Some(last) = b.steps.last_mut() else {
+        return;
+    };
+    if fields.is_empty() || last.insert_doc.is_some() {
+        return;
+    }
+    if let Some(param) = last.insert.clone() {
+        last.insert_doc = Some(Expr::WithFields { param, fields });
+    }
 }
 
 #[cfg(test)]

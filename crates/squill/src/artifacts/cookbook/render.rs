@@ -245,6 +245,22 @@ fn expr(lang: Lang, e: &Expr) -> String {
             Lang::Python => format!("{{**{param}, \"_id\": {step}[\"inserted_id\"]}}"),
             _ => format!("{{...{param}, _id: {step}.insertedId}}"),
         },
+        Expr::WithFields { param, fields } => {
+            let set = fields
+                .iter()
+                .map(|(k, e)| format!("{}: {}", q(k), expr(lang, e)));
+            let spread = match lang {
+                Lang::Python => format!("**{param}"),
+                _ => format!("...{param}"),
+            };
+            format!(
+                "{{{}}}",
+                std::iter::once(spread)
+                    .chain(set)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
         Expr::Doc(fields) => object(
             &fields
                 .iter()
@@ -1701,6 +1717,12 @@ fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s st
 /// found none (`StepCode::must_find`).
 fn found_nothing(op: &OpCode, step: &StepCode) -> Option<String> {
     step.must_find.then(|| {
+        if let Some((parent, tenant)) = &step.not_in_tenant {
+            return q(&format!(
+                "{}: no {parent} with that id in this {tenant}",
+                op.name
+            ));
+        }
         q(&format!(
             "{}: no {} with that id to copy from",
             op.name, step.collection

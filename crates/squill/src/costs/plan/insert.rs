@@ -41,6 +41,7 @@ impl<'a> Planner<'a> {
     ) {
         let f = self.facts;
         let mut updates = ParentUpdates::default();
+        self.check_parents_in_tenant(plan, op, e, links, count);
         // A new parent holds its children's ids with copies of their fields:
         // they are read from the children first. (Through a relationship of
         // an entity with itself, the new instance is the child: a new hire

@@ -233,6 +233,7 @@ mod paging;
 mod reread;
 mod sharded;
 mod tenant;
+mod tenant_parent;
 mod timeline;
 mod tree;
 mod update;
