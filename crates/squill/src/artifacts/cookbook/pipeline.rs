@@ -302,6 +302,111 @@ pub(super) fn ids_together(ids: &str, python: bool, all: &[(String, String)]) ->
     }
 }
 
+/// A push into an array whose figures include a first or last that follows
+/// a date (`Update::Recompute` beside `Update::Push`: a bucket's upsert), as
+/// an update pipeline of two `$set` stages: the first writes what the
+/// update operators wrote (`$concatArrays` for the push, `$add` for an
+/// `$inc`, `$max`/`$min`, `$ifNull` for a `$setOnInsert`), each value a
+/// `$literal`; the second computes the first and last from the array the
+/// first stage left. An upsert that creates the document runs the pipeline
+/// on its filter's equalities, as it applied the operators to them.
+/// `incs`: a bulk write's amounts (`render::Each`), written first. `None`
+/// when the step has no such figure, or an update this cannot spell.
+pub(super) fn pushed(
+    lang: &Spell<'_>,
+    step: &StepCode,
+    incs: &[(&str, String, String)],
+) -> Option<String> {
+    if !step
+        .updates
+        .iter()
+        .any(|u| matches!(u, Update::Recompute { .. }))
+    {
+        return None;
+    }
+    let lit = |v: String| format!("{{\"$literal\": {v}}}");
+    let was = |p: &str| q(&format!("${p}"));
+    let one = |op: &str, p: &str, v: String| -> Option<String> {
+        Some(match op {
+            "$set" => lit(v),
+            "$setOnInsert" => format!("{{\"$ifNull\": [{}, {}]}}", was(p), lit(v)),
+            "$inc" => format!(
+                "{{\"$add\": [{{\"$ifNull\": [{}, 0]}}, {}]}}",
+                was(p),
+                lit(v)
+            ),
+            "$max" | "$min" => format!("{{{}: [{}, {}]}}", q(op), was(p), lit(v)),
+            _ => return None,
+        })
+    };
+    let mut first: Vec<(String, String)> = Vec::new();
+    for (op, p, v) in incs {
+        first.push((p.clone(), one(op, p, v.clone())?));
+    }
+    let mut array = None;
+    for u in &step.updates {
+        let (p, v) = match u {
+            Update::Set(p, e) => (p, one("$set", p, (lang.expr)(e))?),
+            Update::SetOnInsert(p, e) => (p, one("$setOnInsert", p, (lang.expr)(e))?),
+            Update::Inc(p, e) => (p, one("$inc", p, (lang.expr)(e))?),
+            Update::Min(p, e) => (p, one("$min", p, (lang.expr)(e))?),
+            Update::Max(p, e) => (p, one("$max", p, (lang.expr)(e))?),
+            Update::Push {
+                path,
+                item,
+                sort: None,
+                slice: None,
+            } => {
+                let each = match item {
+                    Expr::Items(list) => list.clone(),
+                    Expr::InsertedIds { .. } => (lang.expr)(item),
+                    e => format!("[{}]", (lang.expr)(e)),
+                };
+                array = Some(path.clone());
+                (
+                    path,
+                    format!(
+                        "{{\"$concatArrays\": [{{\"$ifNull\": [{}, []]}}, {}]}}",
+                        was(path),
+                        lit(each)
+                    ),
+                )
+            }
+            Update::Recompute { .. } => continue,
+            _ => return None,
+        };
+        first.push((p.clone(), v));
+    }
+    let array = array?;
+    let figures: Vec<(String, String)> = step
+        .updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Recompute {
+                path,
+                function,
+                over,
+                by,
+                bson_type,
+            } => Some((
+                path.clone(),
+                figure(
+                    &array,
+                    (*function, over, by.as_deref()),
+                    bson_type.as_deref(),
+                    lang.null,
+                ),
+            )),
+            _ => None,
+        })
+        .collect();
+    Some(format!(
+        "[{}, {}]",
+        object(&[("$set".to_string(), object(&first))]),
+        object(&[("$set".to_string(), object(&figures))])
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::render;
@@ -492,109 +597,4 @@ mod tests {
             "{py}"
         );
     }
-}
-
-/// A push into an array whose figures include a first or last that follows
-/// a date (`Update::Recompute` beside `Update::Push`: a bucket's upsert), as
-/// an update pipeline of two `$set` stages: the first writes what the
-/// update operators wrote (`$concatArrays` for the push, `$add` for an
-/// `$inc`, `$max`/`$min`, `$ifNull` for a `$setOnInsert`), each value a
-/// `$literal`; the second computes the first and last from the array the
-/// first stage left. An upsert that creates the document runs the pipeline
-/// on its filter's equalities, as it applied the operators to them.
-/// `incs`: a bulk write's amounts (`render::Each`), written first. `None`
-/// when the step has no such figure, or an update this cannot spell.
-pub(super) fn pushed(
-    lang: &Spell<'_>,
-    step: &StepCode,
-    incs: &[(&str, String, String)],
-) -> Option<String> {
-    if !step
-        .updates
-        .iter()
-        .any(|u| matches!(u, Update::Recompute { .. }))
-    {
-        return None;
-    }
-    let lit = |v: String| format!("{{\"$literal\": {v}}}");
-    let was = |p: &str| q(&format!("${p}"));
-    let one = |op: &str, p: &str, v: String| -> Option<String> {
-        Some(match op {
-            "$set" => lit(v),
-            "$setOnInsert" => format!("{{\"$ifNull\": [{}, {}]}}", was(p), lit(v)),
-            "$inc" => format!(
-                "{{\"$add\": [{{\"$ifNull\": [{}, 0]}}, {}]}}",
-                was(p),
-                lit(v)
-            ),
-            "$max" | "$min" => format!("{{{}: [{}, {}]}}", q(op), was(p), lit(v)),
-            _ => return None,
-        })
-    };
-    let mut first: Vec<(String, String)> = Vec::new();
-    for (op, p, v) in incs {
-        first.push((p.clone(), one(op, p, v.clone())?));
-    }
-    let mut array = None;
-    for u in &step.updates {
-        let (p, v) = match u {
-            Update::Set(p, e) => (p, one("$set", p, (lang.expr)(e))?),
-            Update::SetOnInsert(p, e) => (p, one("$setOnInsert", p, (lang.expr)(e))?),
-            Update::Inc(p, e) => (p, one("$inc", p, (lang.expr)(e))?),
-            Update::Min(p, e) => (p, one("$min", p, (lang.expr)(e))?),
-            Update::Max(p, e) => (p, one("$max", p, (lang.expr)(e))?),
-            Update::Push {
-                path,
-                item,
-                sort: None,
-                slice: None,
-            } => {
-                let each = match item {
-                    Expr::Items(list) => list.clone(),
-                    Expr::InsertedIds { .. } => (lang.expr)(item),
-                    e => format!("[{}]", (lang.expr)(e)),
-                };
-                array = Some(path.clone());
-                (
-                    path,
-                    format!(
-                        "{{\"$concatArrays\": [{{\"$ifNull\": [{}, []]}}, {}]}}",
-                        was(path),
-                        lit(each)
-                    ),
-                )
-            }
-            Update::Recompute { .. } => continue,
-            _ => return None,
-        };
-        first.push((p.clone(), v));
-    }
-    let array = array?;
-    let figures: Vec<(String, String)> = step
-        .updates
-        .iter()
-        .filter_map(|u| match u {
-            Update::Recompute {
-                path,
-                function,
-                over,
-                by,
-                bson_type,
-            } => Some((
-                path.clone(),
-                figure(
-                    &array,
-                    (*function, over, by.as_deref()),
-                    bson_type.as_deref(),
-                    lang.null,
-                ),
-            )),
-            _ => None,
-        })
-        .collect();
-    Some(format!(
-        "[{}, {}]",
-        object(&[("$set".to_string(), object(&first))]),
-        object(&[("$set".to_string(), object(&figures))])
-    ))
 }
