@@ -220,9 +220,53 @@ fn a_window_picks_time_buckets_by_its_own_bounds() {
     );
 }
 
+/// The first and last of a field that is not a date follow the ticks'
+/// date, as the `$max` of `last_time` does (review46 item 5): the upsert
+/// computes them from the array by `ticks.time`, in one update pipeline
+/// in each language, and the plan says so. A `$set` of the newest
+/// arrival's price left `last_price` and `last_time` from two ticks.
+#[test]
+fn a_buckets_first_and_last_price_follow_the_ticks_date() {
+    use crate::design::UpdateOp;
+    let (_, d) = crate::fixtures::load("bucket-time-window");
+    let step = &plan(&d, "record").steps[0];
+    for (path, function) in [
+        ("first_price", crate::model::AggregateFn::First),
+        ("last_price", crate::model::AggregateFn::Last),
+    ] {
+        let want = UpdateOp::Recompute {
+            path: path.into(),
+            function,
+            over: "ticks.price".into(),
+            by: Some("ticks.time".into()),
+        };
+        assert!(step.updates.contains(&want), "{:?}", step.updates);
+    }
+    let ops = cookbook::op_codes(&d);
+    for text in [
+        cookbook::python(&d, &ops),
+        cookbook::node(&d, &ops),
+        cookbook::mongosh(&d, &ops),
+    ] {
+        assert!(text.contains(r#""ticks": {"$concatArrays": "#), "{text}");
+        assert!(
+            text.contains(
+                r#""$cond": [{"$lt": ["$$this.time", "$$value.time"]}, "$$value", "$$this"]"#
+            ),
+            "{text}"
+        );
+        assert!(
+            !text.contains("$setOnInsert") && !text.contains(r#""$set": {"last_price""#),
+            "{text}"
+        );
+    }
+}
+
 /// Against the server, in each language (scripts/testenv/
 /// check_bucket_window.py): windows that start and end inside a minute
-/// return their ticks, those of the minute holding the start included.
+/// return their ticks, those of the minute holding the start included;
+/// ticks that arrive out of order leave the bucket's first and last price
+/// those of its earliest and latest tick (review46 item 5).
 #[test]
 fn a_window_of_time_buckets_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
@@ -242,6 +286,7 @@ fn a_window_of_time_buckets_against_a_server() {
             "ok: {lang} minute_ticks(10:00:30 to 10:01:30): the 2 ticks",
             "ok: {lang} minute_ticks(10:01:00 to 10:02:00): the 2 ticks",
             "ok: {lang} minute_ticks(10:00:06 to 10:02:06): the 4 ticks",
+            "ok: {lang} late tick: first_price and last_price are those of the earliest and latest tick",
         ],
     );
 }

@@ -1103,10 +1103,18 @@ pub enum UpdateOp {
     /// changed (`$size`, `$sum`, `$min`, `$max` of `over`; the first and
     /// last element's value): a bucket's count, sum, min and max stay what
     /// its readings say, atomically (issue 41).
+    ///
+    /// `by`: the children's date (`ticks.time`) a first or last follows:
+    /// the value of the element with the least or greatest date, not the
+    /// first or last to arrive. A bucket keeps `last_time` as its `$max`,
+    /// so a `last_price` from the newest arrival came from another child
+    /// than `last_time` when a child arrived late (review46 item 5).
     Recompute {
         path: String,
         function: crate::model::AggregateFn,
         over: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// A figure set to what it is over no children (in a pipeline, which
     /// converts the 0 of a count or a sum to the figure's type; a max,

@@ -578,12 +578,20 @@ fn s06_ticks() {
             U::Min { path } => format!("$min {path}"),
             U::Max { path } => format!("$max {path}"),
             U::Inc { path, .. } => format!("$inc {path}"),
+            U::Recompute {
+                path,
+                function,
+                by: Some(by),
+                ..
+            } => format!("{} {path} by {by}", crate::candidates::fn_name(*function)),
             other => format!("{other:?}"),
         })
         .collect();
+    // The first and last price are those of the earliest and latest tick,
+    // as `last_time` is its `$max` (review46 item 5), not the arrival order.
     for op in [
-        "$setOnInsert first_price",
-        "$set last_price",
+        "first first_price by ticks.time",
+        "last last_price by ticks.time",
         "$min min_price",
         "$max max_price",
         "$inc sum_volume",

@@ -419,6 +419,8 @@ pub enum Update {
         path: String,
         function: crate::model::AggregateFn,
         over: String,
+        /// The date a first or last follows (`UpdateOp::Recompute`).
+        by: Option<String>,
         bson_type: Option<String>,
     },
     /// A figure set to what it is over no elements, in an update pipeline:

@@ -65,10 +65,16 @@ pub(super) fn elements(lang: &Spell<'_>, step: &StepCode) -> Option<String> {
                 path,
                 function,
                 over,
+                by,
                 bson_type,
             } => Some((
                 path.clone(),
-                figure(array, *function, over, bson_type.as_deref(), lang.null),
+                figure(
+                    array,
+                    (*function, over, by.as_deref()),
+                    bson_type.as_deref(),
+                    lang.null,
+                ),
             )),
             _ => None,
         })
@@ -168,12 +174,40 @@ fn test(lang: &Spell<'_>, at: &str, e: &Expr) -> String {
 /// elements is written as null, as a reset writes it (`none_of`).
 fn figure(
     array: &str,
-    function: AggregateFn,
-    over: &str,
+    (function, over, by): (AggregateFn, &str, Option<&str>),
     bson_type: Option<&str>,
     null: &str,
 ) -> String {
     let input = q(&format!("${array}"));
+    // A first or last that follows a date: the element with the least
+    // (first: the earlier arrival on a tie) or greatest (last: the later
+    // arrival on a tie) date, by `$reduce` from the first element, then
+    // its value. Over no elements, null, as below.
+    if let (Some(by), AggregateFn::First | AggregateFn::Last) = (by, function) {
+        let (Some(field), Some(date)) = (
+            over.strip_prefix(&format!("{array}.")),
+            by.strip_prefix(&format!("{array}.")),
+        ) else {
+            return format!("{{\"$literal\": {null}}}");
+        };
+        let later = format!(
+            "{{\"$lt\": [{}, {}]}}",
+            q(&format!("$$this.{date}")),
+            q(&format!("$$value.{date}"))
+        );
+        let keep = if function == AggregateFn::First {
+            format!("{{\"$cond\": [{later}, \"$$this\", \"$$value\"]}}")
+        } else {
+            format!("{{\"$cond\": [{later}, \"$$value\", \"$$this\"]}}")
+        };
+        let chosen = format!(
+            "{{\"$reduce\": {{\"input\": {input}, \"initialValue\": {{\"$arrayElemAt\": [{input}, 0]}}, \"in\": {keep}}}}}"
+        );
+        return format!(
+            "{{\"$ifNull\": [{{\"$let\": {{\"vars\": {{\"e\": {chosen}}}, \"in\": {}}}}}, {{\"$literal\": {null}}}]}}",
+            q(&format!("$$e.{field}"))
+        );
+    }
     let of = match over.strip_prefix(&format!("{array}.")) {
         Some(field) => format!(
             "{{\"$map\": {{\"input\": {input}, \"as\": \"e\", \"in\": {}}}}}",
@@ -268,6 +302,111 @@ pub(super) fn ids_together(ids: &str, python: bool, all: &[(String, String)]) ->
     }
 }
 
+/// A push into an array whose figures include a first or last that follows
+/// a date (`Update::Recompute` beside `Update::Push`: a bucket's upsert), as
+/// an update pipeline of two `$set` stages: the first writes what the
+/// update operators wrote (`$concatArrays` for the push, `$add` for an
+/// `$inc`, `$max`/`$min`, `$ifNull` for a `$setOnInsert`), each value a
+/// `$literal`; the second computes the first and last from the array the
+/// first stage left. An upsert that creates the document runs the pipeline
+/// on its filter's equalities, as it applied the operators to them.
+/// `incs`: a bulk write's amounts (`render::Each`), written first. `None`
+/// when the step has no such figure, or an update this cannot spell.
+pub(super) fn pushed(
+    lang: &Spell<'_>,
+    step: &StepCode,
+    incs: &[(&str, String, String)],
+) -> Option<String> {
+    if !step
+        .updates
+        .iter()
+        .any(|u| matches!(u, Update::Recompute { .. }))
+    {
+        return None;
+    }
+    let lit = |v: String| format!("{{\"$literal\": {v}}}");
+    let was = |p: &str| q(&format!("${p}"));
+    let one = |op: &str, p: &str, v: String| -> Option<String> {
+        Some(match op {
+            "$set" => lit(v),
+            "$setOnInsert" => format!("{{\"$ifNull\": [{}, {}]}}", was(p), lit(v)),
+            "$inc" => format!(
+                "{{\"$add\": [{{\"$ifNull\": [{}, 0]}}, {}]}}",
+                was(p),
+                lit(v)
+            ),
+            "$max" | "$min" => format!("{{{}: [{}, {}]}}", q(op), was(p), lit(v)),
+            _ => return None,
+        })
+    };
+    let mut first: Vec<(String, String)> = Vec::new();
+    for (op, p, v) in incs {
+        first.push((p.clone(), one(op, p, v.clone())?));
+    }
+    let mut array = None;
+    for u in &step.updates {
+        let (p, v) = match u {
+            Update::Set(p, e) => (p, one("$set", p, (lang.expr)(e))?),
+            Update::SetOnInsert(p, e) => (p, one("$setOnInsert", p, (lang.expr)(e))?),
+            Update::Inc(p, e) => (p, one("$inc", p, (lang.expr)(e))?),
+            Update::Min(p, e) => (p, one("$min", p, (lang.expr)(e))?),
+            Update::Max(p, e) => (p, one("$max", p, (lang.expr)(e))?),
+            Update::Push {
+                path,
+                item,
+                sort: None,
+                slice: None,
+            } => {
+                let each = match item {
+                    Expr::Items(list) => list.clone(),
+                    Expr::InsertedIds { .. } => (lang.expr)(item),
+                    e => format!("[{}]", (lang.expr)(e)),
+                };
+                array = Some(path.clone());
+                (
+                    path,
+                    format!(
+                        "{{\"$concatArrays\": [{{\"$ifNull\": [{}, []]}}, {}]}}",
+                        was(path),
+                        lit(each)
+                    ),
+                )
+            }
+            Update::Recompute { .. } => continue,
+            _ => return None,
+        };
+        first.push((p.clone(), v));
+    }
+    let array = array?;
+    let figures: Vec<(String, String)> = step
+        .updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Recompute {
+                path,
+                function,
+                over,
+                by,
+                bson_type,
+            } => Some((
+                path.clone(),
+                figure(
+                    &array,
+                    (*function, over, by.as_deref()),
+                    bson_type.as_deref(),
+                    lang.null,
+                ),
+            )),
+            _ => None,
+        })
+        .collect();
+    Some(format!(
+        "[{}, {}]",
+        object(&[("$set".to_string(), object(&first))]),
+        object(&[("$set".to_string(), object(&figures))])
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::render;
@@ -284,7 +423,12 @@ mod tests {
             (Some("decimal"), "$toDecimal"),
             (None, "$toDouble"),
         ] {
-            let text = super::figure("entries", AggregateFn::Sum, "entries.cents", ty, "null");
+            let text = super::figure(
+                "entries",
+                (AggregateFn::Sum, "entries.cents", None),
+                ty,
+                "null",
+            );
             assert!(
                 text.starts_with(&format!(r#"{{"{to}": {{"$sum": "#)),
                 "{ty:?}: {text}"
@@ -293,8 +437,7 @@ mod tests {
         // A least value is one of the values: no conversion.
         let text = super::figure(
             "entries",
-            AggregateFn::Min,
-            "entries.cents",
+            (AggregateFn::Min, "entries.cents", None),
             Some("long"),
             "null",
         );
@@ -324,7 +467,7 @@ mod tests {
             );
             assert!(text.contains(&last), "{text}");
         }
-        let first = super::figure("e", AggregateFn::First, "e.v", None, "None");
+        let first = super::figure("e", (AggregateFn::First, "e.v", None), None, "None");
         assert!(
             first.starts_with(r#"{"$ifNull": [{"$arrayElemAt": "#),
             "{first}"

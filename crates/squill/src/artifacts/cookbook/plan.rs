@@ -971,10 +971,12 @@ impl Builder<'_> {
                 path,
                 function,
                 over,
+                by,
             } => Update::Recompute {
                 path: path.clone(),
                 function: *function,
                 over: over.clone(),
+                by: by.clone(),
                 bson_type: self.bson_type(&step.collection, path),
             },
             UpdateOp::Reset { path, function } => Update::Reset {

@@ -1096,6 +1096,10 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
     if let Some(stages) = super::pipeline::elements(&spell, step) {
         return stages;
     }
+    // A push whose first or last follows a date: a pipeline too.
+    if let Some(stages) = super::pipeline::pushed(&spell, step, incs) {
+        return stages;
+    }
     // Figures set to those of no element: one `$set` stage, whose 0 is
     // converted to the type the validator keeps the figure in.
     if step

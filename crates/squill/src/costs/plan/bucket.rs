@@ -58,6 +58,7 @@ impl Planner<'_> {
             return None;
         };
         let array = self.facts.model.relationship(rel).parent_field.clone();
+        let by = self.bucket_order(rel);
         let figures = bucket_figures(aggregates);
         let touched: Vec<_> = match changes {
             None => figures,
@@ -78,19 +79,20 @@ impl Planner<'_> {
                 path: array.clone(),
             },
         }];
-        ups.extend(
-            touched
-                .into_iter()
-                .map(|(function, field, path)| UpdateOp::Recompute {
-                    path,
-                    function,
-                    over: if field.is_empty() {
-                        array.clone()
-                    } else {
-                        format!("{array}.{field}")
-                    },
-                }),
-        );
+        ups.extend(touched.into_iter().map(|(function, field, path)| {
+            UpdateOp::Recompute {
+                path,
+                function,
+                over: if field.is_empty() {
+                    array.clone()
+                } else {
+                    format!("{array}.{field}")
+                },
+                by: matches!(function, AggregateFn::First | AggregateFn::Last)
+                    .then(|| by.as_ref().map(|b| format!("{array}.{b}")))
+                    .flatten(),
+            }
+        }));
         Some(ups)
     }
 
@@ -128,6 +130,8 @@ impl Planner<'_> {
                 .field(field)
                 .is_some_and(|x| x.ty == crate::model::FieldType::Date)
         };
+        let order = self.bucket_order(rel);
+        let array = &r.parent_field;
         for (function, field, path) in bucket_figures(aggregates) {
             updates.push(match function {
                 AggregateFn::Count => UpdateOp::Inc {
@@ -148,8 +152,20 @@ impl Planner<'_> {
                 // when a late child came in (and the TTL keys on it).
                 AggregateFn::First if dated(&field) => UpdateOp::Min { path },
                 AggregateFn::Last if dated(&field) => UpdateOp::Max { path },
-                // Of another field, the first child opens the bucket;
-                // each later one is the latest so far.
+                // Of another field, where the children have a date, the
+                // value of the child with the least or greatest date, in
+                // the update pipeline the push then becomes: a `$set` from
+                // the newest arrival and a `last_time` by `$max` came from
+                // two children when one arrived late (review46 item 5).
+                AggregateFn::First | AggregateFn::Last if order.is_some() => UpdateOp::Recompute {
+                    path,
+                    function,
+                    over: format!("{array}.{field}"),
+                    by: order.as_ref().map(|b| format!("{array}.{b}")),
+                },
+                // Without one, the order they arrive in is their order:
+                // the first child opens the bucket; each later one is the
+                // latest so far.
                 AggregateFn::First => UpdateOp::SetOnInsert { path },
                 AggregateFn::Last => UpdateOp::Set { path },
             });
@@ -561,6 +577,21 @@ impl Planner<'_> {
             matches!(&op.kind, OperationKind::Delete { entity, filter }
                 if *entity == child && !self.by_parent_alone(rel, filter))
         })
+    }
+
+    /// The children's date that orders them in a bucket of `r`: the field
+    /// a time bucket is keyed by, or the date a bucket of a count keeps
+    /// the first and last of (`time_span`). A first or last of another
+    /// field follows it. `None`: their arrival is their order.
+    pub(super) fn bucket_order(&self, r: RelationshipId) -> Option<String> {
+        match self.layout(r) {
+            Layout::Bucket {
+                by: BucketBy::Time { field, .. },
+                ..
+            } => Some(field.clone()),
+            Layout::Bucket { .. } => self.time_span(r),
+            _ => None,
+        }
     }
 
     /// The children's date field whose first and last value each bucket of

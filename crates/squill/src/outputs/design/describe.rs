@@ -681,6 +681,24 @@ pub(crate) fn update(op: &UpdateOp) -> String {
             path,
             function,
             over,
+            by: Some(by),
+        } if matches!(
+            function,
+            crate::model::AggregateFn::First | crate::model::AggregateFn::Last
+        ) =>
+        {
+            let end = if *function == crate::model::AggregateFn::First {
+                "least"
+            } else {
+                "greatest"
+            };
+            format!("$set {path} to the {over} of the element with the {end} {by} (pipeline)")
+        }
+        UpdateOp::Recompute {
+            path,
+            function,
+            over,
+            ..
         } => {
             let of = match function {
                 crate::model::AggregateFn::Count => "$size",
