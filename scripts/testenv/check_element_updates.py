@@ -12,6 +12,10 @@ holding a tier B line, took every line id they held, and wrote
 matched, P1's tier A line. Resetting P1's lines must change both of
 its lines and no other purchase's.
 
+Deleting one line of P1 (by the purchase and the line's id), then tier
+A's lines, must pull those lines and no other (review47 item 1): the
+plan once read every line id of the holder and pulled them all.
+
 python check_element_updates.py DIR URI DB MONGOSH, with DIR the
 directory `squill generate` wrote for the fixture. Prints "ok: ..." per
 check, "FAIL: ..." per failure; exits 1 on any failure.
@@ -68,6 +72,21 @@ def check(db, lang, book):
         fail(f"{lang} reset_purchase_lines(1, 0): lines {got}, want {want}")
     else:
         ok(f"{lang} reset_purchase_lines(1, 0): both lines of purchase 1 at 0, no other purchase's")
+    book.drop_line(db, purchase_id=1, line_id=11)
+    got = quantities(db)
+    want = [(1, 12, 0), (2, 21, 7), (3, 31, 1)]
+    if got != want:
+        fail(f"{lang} drop_line(1, 11): lines {got}, want {want}")
+    else:
+        ok(f"{lang} drop_line(1, 11): line 11 pulled, line 12 of the same purchase kept")
+    db["purchase"].update_one({"_id": 1}, {"$push": {"purchase_lines": line(13, "A")}})
+    book.drop_tier_lines(db, tier_id="A")
+    got = quantities(db)
+    want = [(1, 12, 0), (2, 21, 7)]
+    if got != want:
+        fail(f"{lang} drop_tier_lines(A): lines {got}, want {want}")
+    else:
+        ok(f"{lang} drop_tier_lines(A): both tier A lines pulled, the tier B lines kept")
 
 
 def main():

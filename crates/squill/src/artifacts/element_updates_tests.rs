@@ -125,6 +125,41 @@ fn many_elements_update_only_the_matching_ones_against_a_server() {
         &[
             "ok: {lang} reprice_tier_lines(B, 7): both tier B lines at 7, both tier A lines unchanged",
             "ok: {lang} reset_purchase_lines(1, 0): both lines of purchase 1 at 0, no other purchase's",
+            "ok: {lang} drop_line(1, 11): line 11 pulled, line 12 of the same purchase kept",
+            "ok: {lang} drop_tier_lines(A): both tier A lines pulled, the tier B lines kept",
         ],
     );
+}
+
+/// A delete of elements (review47 item 1): one write where found, its
+/// `$pull` taking the filter's own tests of the element, no find of the
+/// holder's element ids first (which read every line of the purchase and
+/// pulled them all).
+#[test]
+fn deleted_elements_are_pulled_by_their_own_tests() {
+    let (_, d) = crate::fixtures::load("embedded-element-updates");
+    for (name, action) in [
+        ("drop_line", Action::UpdateOne),
+        ("drop_tier_lines", Action::UpdateMany),
+    ] {
+        let p = plan(&d, name);
+        assert_eq!(p.steps.len(), 1, "{name}: {:?}", p.steps);
+        assert_eq!(p.steps[0].action, action, "{name}");
+    }
+    let pulls = [
+        (
+            "drop_line",
+            r#"({"_id": purchase_id, "purchase_lines._id": line_id}, {"$pull": {"purchase_lines": {"_id": line_id}}})"#,
+        ),
+        (
+            "drop_tier_lines",
+            r#"({"purchase_lines.tier": tier_id}, {"$pull": {"purchase_lines": {"tier": tier_id}}})"#,
+        ),
+    ];
+    for (name, call) in pulls {
+        for text in code(&d, name) {
+            assert!(text.contains(call), "{name} lacks {call}: {text}");
+            assert!(!text.contains("_ids("), "{text}");
+        }
+    }
 }

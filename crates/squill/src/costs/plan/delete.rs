@@ -65,10 +65,17 @@ impl<'a> Planner<'a> {
                 || matches!(self.layout(r), Layout::Subset { .. })
                 || (self.computed(r).next().is_some() && !bucket_figures(r))
         });
+        // Elements of an array of their root document (a purchase's
+        // lines) are pulled by their own tests in one write where found:
+        // `$pull` takes the filter's tests of the array as the element's
+        // condition (cookbook `PullWhere`). A find of their ids first
+        // read every element's id of each holder, and the pull by those
+        // ids took the whole array (review47 item 1).
+        let pulled = self.elements_in_root_array(e) && rewrite.is_none();
         if !by_id
             && !upkeep
             && !cascade
-            && (matches!(self.p.home[e.index()], Home::Own) || rewrite.is_some())
+            && (matches!(self.p.home[e.index()], Home::Own) || rewrite.is_some() || pulled)
             && self.outlier_of(e).is_none()
         {
             let mut tests = Vec::new();
@@ -79,11 +86,34 @@ impl<'a> Planner<'a> {
             let action = match (&rewrite, many) {
                 (Some(_), true) => Action::UpdateMany,
                 (Some(_), false) => Action::UpdateOne,
+                (None, true) if pulled => Action::UpdateMany,
+                (None, false) if pulled => Action::UpdateOne,
                 (None, true) => Action::DeleteMany,
                 (None, false) => Action::DeleteOne,
             };
-            let purpose = match rewrite {
-                Some(_) => vec![
+            // One write of each document holding a match: priced by
+            // those documents, not by the elements.
+            let docs = if pulled {
+                let eq: Vec<(String, FilterOp, ValueSource)> = tests
+                    .iter()
+                    .map(|t| (t.path.clone(), t.op, t.value_from.clone()))
+                    .collect();
+                super::find_keys::parents_holding(&acc, &eq, m)
+            } else {
+                m
+            };
+            let updates = match (rewrite, pulled) {
+                (Some(ups), _) => Some(ups),
+                (None, true) => Some(vec![UpdateOp::Pull {
+                    path: acc.prefix.clone(),
+                }]),
+                (None, false) => None,
+            };
+            let purpose = match updates.is_some() {
+                true if pulled => vec![Purpose::Pull {
+                    entity: name.clone(),
+                }],
+                true => vec![
                     Purpose::Pull {
                         entity: name.clone(),
                     },
@@ -91,12 +121,12 @@ impl<'a> Planner<'a> {
                         entity: name.clone(),
                     },
                 ],
-                None => vec![Purpose::Delete {
+                false => vec![Purpose::Delete {
                     entity: name.clone(),
                 }],
             };
             // A time bucket the drop would empty goes instead.
-            if rewrite.is_some() && !many {
+            if updates.is_some() && !pulled && !many {
                 self.drop_emptied_bucket(plan, op, e, &tests);
             }
             self.write_root(
@@ -106,8 +136,8 @@ impl<'a> Planner<'a> {
                     entity: e,
                     action,
                     filter: tests,
-                    updates: rewrite.unwrap_or_default(),
-                    docs: m,
+                    updates: updates.unwrap_or_default(),
+                    docs,
                     sync: 0.0,
                     purpose,
                 },
