@@ -241,5 +241,8 @@ fn the_json_states_the_share_of_life_the_monitor_adds() {
     assert_eq!(share("ticket"), Some(0.5), "60 s of 2 minutes");
     assert_eq!(share("preview"), Some(60.0 / 3600.0), "60 s of an hour");
     let text = crate::outputs::design::text::render(&design, false);
-    assert!(text.contains("outlive the 2 minutes stated by up to 60 s, 50% of it"), "{text}");
+    assert!(
+        text.contains("outlive the 2 minutes stated by up to 60 s, 50% of it"),
+        "{text}"
+    );
 }

@@ -276,3 +276,74 @@ operations:
     let write = p.steps.last().unwrap();
     assert!((write.documents - 2.0).abs() < 1e-9, "{write:?}");
 }
+
+/// Every line of a tier whose quantity is under its cap, lines embedded
+/// in their purchase: `arrayFilters` cannot compare two fields of an
+/// element and a top-level `$expr` compares whole arrays, so the
+/// comparison is left out of the `$[e]` write and the plan warns
+/// (`fields_in_element`). It was written as `$expr` over the arrays while
+/// every line of the tier changed (review47 item 2).
+#[test]
+fn two_fields_of_many_elements_are_not_compared_as_arrays() {
+    let d = design(
+        "name: caps
+entities:
+  tier:
+    count: 10000
+    fields:
+      label: string(20)
+  purchase:
+    count: 400000
+    fields:
+      bought_at: date
+  line:
+    count: 800000
+    fields:
+      qty: int
+      cap: int
+relationships:
+  purchase_lines:
+    parent: purchase
+    child: line
+    children: {min: 1, typical: 2, max: 10}
+    child_field: purchase
+    layout: embed
+  tier_lines:
+    parent: tier
+    child: line
+    children: {min: 0, typical: 80, max: 100000}
+    child_field: tier
+operations:
+  cap_lines:
+    update: line
+    filter: {tier: eq}
+    multi: true
+    increments: {qty: -1}
+    when: [\"qty < cap\"]
+    rate: 0.5
+  purchase_page:
+    read: purchase
+    filter: {_id: eq}
+    include: [purchase_lines]
+    rate: 100
+",
+    );
+    let p = plan(&d, "cap_lines");
+    let write = p
+        .steps
+        .iter()
+        .find(|s| s.updates.iter().any(|u| u.path().contains("$[e]")))
+        .unwrap_or_else(|| panic!("no $[e] write: {:?}", p.steps));
+    assert!(
+        write.conditions.iter().all(|c| !c.path.contains("cap")),
+        "{:?}",
+        write.conditions
+    );
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| matches!(w, crate::design::Warning::FieldsInElement { .. })),
+        "{:?}",
+        p.warnings
+    );
+}

@@ -122,7 +122,12 @@ impl<'a> Planner<'a> {
                     .strip_prefix(acc.prefix.as_str())
                     .is_some_and(|rest| rest.starts_with('.'))
         });
-        let in_array = acc.per_root > 1.0 && !acc.prefix.is_empty() && !found_by_key;
+        // A write of every element that passes (`$[e]`) finds no one
+        // element by a key, whatever equality picks its documents: the
+        // top-level `$expr` would compare whole arrays (review47 item 2),
+        // so there the comparison is left out and the plan says so.
+        let many = elem.ends_with("$[e]");
+        let in_array = acc.per_root > 1.0 && !acc.prefix.is_empty() && (!found_by_key || many);
         let (fields, tested): (Vec<&Condition>, Vec<&Condition>) = terms
             .conditions
             .iter()
