@@ -16,6 +16,7 @@ use crate::model::{
     LayoutKind, Model, OperationKind, RelationshipId, RelationshipKind, Without, as_junction,
 };
 use crate::rules::design::edge_collection::{Chosen, Links, MoreRulesBroken};
+use crate::rules::design::many_to_many_sides_disagree as sides_disagree;
 use crate::settings::Settings;
 use crate::words::edit_distance;
 
@@ -221,6 +222,17 @@ pub(super) fn advise_chosen(
         ..
     } = best;
     design.entities.extend(archived);
+    // A many-to-many now an edge collection is two one-to-manys in the
+    // design's model: what the model stated of its sides is told from the
+    // model as written (REVIEW47 item 8).
+    let stated: Vec<Finding> = edges
+        .iter()
+        .filter_map(|&(r, _)| sides_disagree::finding(model, r))
+        .collect();
+    if !stated.is_empty() {
+        design.findings.extend(stated);
+        crate::finding::sort_findings(&mut design.findings);
+    }
     design.findings.extend(kept_whole);
     for (r, beaten) in edges {
         design.relationships.push(edge_decision(model, r, beaten));

@@ -112,3 +112,46 @@ fn an_outlier_include_of_the_newest_against_a_server() {
         ],
     );
 }
+
+/// Under a tenant (REVIEW47 item 7): the reads find the tenant by its id
+/// first, a step the plan drops, and the full-array test once kept the
+/// dropped step's numbering: it named the read apart itself, and the code
+/// lost its per-parent loop, its guard and its merge. Both reads keep them.
+#[test]
+fn an_outlier_include_under_a_tenant_keeps_its_guard_and_merge() {
+    let yaml = include_str!("../../tests/fixtures/outlier-include-newest.yaml")
+        .replacen(
+            "entities:\n",
+            "tenant: {entity: carrier, largest: 0.05}\nentities:\n  carrier: {count: 100, fields: {name: string(20)}}\n",
+            1,
+        )
+        .replacen(
+            "relationships:\n",
+            "relationships:\n  parcels: {parent: carrier, child: parcel, children: {min: 0, typical: 10000, max: 500000}, child_field: carrier}\n",
+            1,
+        );
+    let model = crate::inputs::model_file::parse("oit.yaml", &yaml).expect("a valid model");
+    let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("a design");
+    let ops = cookbook::op_codes(&d);
+    for name in ["track", "track_batch"] {
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == name)
+            .expect(name);
+        let rest = plan.steps.last().expect("a step");
+        let full = rest.if_full.as_deref().expect("only for a full array");
+        assert_eq!((full.step, full.array.as_str()), (1, "scans"), "{name}");
+        let op = ops.iter().find(|o| o.name == name).expect(name);
+        let py = cookbook::python_function(op);
+        assert!(
+            py.contains("for _parent in parcel if len(_parent.get(\"scans\") or []) >= "),
+            "{py}"
+        );
+        assert!(py.contains("scans_merged = ["), "{py}");
+        for js in [cookbook::mongosh_function(op), cookbook::node_function(op)] {
+            assert!(js.contains("const scans_merged = parcel.map("), "{js}");
+        }
+    }
+}

@@ -328,6 +328,19 @@ fn drop_given_id_step(plan: &mut OpPlan, first: &Cost) {
             other => other.clone(),
         };
     }
+    // So does the step an outlier's read apart waits on (the holder whose
+    // array is full): left as it was, it named the step itself, and the
+    // cookbook lost the per-parent read and its merge (REVIEW47 item 7,
+    // a read under a tenant, whose first step finds the tenant by its id).
+    for full in plan
+        .steps
+        .iter_mut()
+        .filter_map(|s| s.if_full.as_deref_mut())
+    {
+        if full.step > 1 {
+            full.step -= 1;
+        }
+    }
     for need in &mut plan.indexes {
         need.step = need.step.saturating_sub(1);
     }

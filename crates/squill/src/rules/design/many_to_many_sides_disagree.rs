@@ -12,23 +12,30 @@ crate::rules::declare_rule! {
 }
 
 use crate::finding::{Evidence, Finding};
-use crate::model::{RelationshipId, SIDES_DISAGREE_FACTOR, links_by_side};
+use crate::model::{Model, RelationshipId, SIDES_DISAGREE_FACTOR, links_by_side};
 use crate::rules::judge::DesignCheck;
 use crate::words;
 
 /// One warning per many-to-many whose stated sides `model::agree_sides`
 /// made agree: both counts of the links, and the figure squill uses.
+/// A many-to-many advise rewrote into an edge collection is no longer in
+/// the design's model; advise asks `finding` of the model as written.
 pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let model = cx.facts.model;
-    let mut out = Vec::new();
-    for (i, rel) in model.relationships.iter().enumerate() {
-        let Some(stated) = rel.stated_parents else {
-            continue;
-        };
-        let (first, second) = links_by_side(model, RelationshipId::from_index(i));
+    model
+        .relationship_ids()
+        .filter_map(|r| finding(model, r))
+        .collect()
+}
+
+/// The warning on `r` of `model`, when its stated sides disagreed.
+pub fn finding(model: &Model, r: RelationshipId) -> Option<Finding> {
+    let rel = model.relationship(r);
+    let stated = rel.stated_parents?;
+        let (first, second) = links_by_side(model, r);
         let (a, b) = (&model.entity(rel.parent).name, &model.entity(rel.child).name);
         let (a_count, b_count) = (model.entity(rel.parent).count, model.entity(rel.child).count);
-        out.push(Finding {
+        Some(Finding {
             rule: RULE.id,
             severity: RULE.default_severity,
             message: format!(
@@ -64,9 +71,7 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                 words::plural(a),
                 words::singular(b),
             )),
-        });
-    }
-    out
+        })
 }
 
 #[cfg(test)]
@@ -126,6 +131,28 @@ operations:
         assert_eq!(evidence(&f[0], "stated_parents_typical"), 10);
         assert_eq!(evidence(&f[0], "used_parents_typical"), 1);
         insta::assert_snapshot!(f[0].message, @"follows: counted from the organizers, 20,000,000 links (100,000 organizers × 200 fans each); counted from the fans, 200,000,000 (20,000,000 fans × 10 organizers each): more than 2× apart. squill counts from the organizers everywhere: 20,000,000 links, a typical fan with 1 organizer");
+    }
+
+    /// The link as an edge collection (pinned here; advise may choose it
+    /// too): the design's model holds two one-to-manys in its place, and
+    /// the warning is still given, from the model as written (REVIEW47
+    /// item 8: it went silent).
+    #[test]
+    fn fires_when_the_link_is_an_edge_collection() {
+        let yaml = FOLLOWS
+            .replace("PARENTS", "10")
+            .replace("    child_field: following\n", "    child_field: following\n    layout: edge-collection\n");
+        let model = crate::inputs::model_file::parse("test.yaml", &yaml).expect("a valid model");
+        let design = crate::advise::advise(&model, &Settings::default(), None).expect("a design");
+        assert!(
+            design.collections.iter().any(|c| c.name == "follows"),
+            "not an edge collection: {:?}",
+            design.collections.iter().map(|c| &c.name).collect::<Vec<_>>()
+        );
+        let f: Vec<_> = design.findings.iter().filter(|f| f.rule == RULE.id).collect();
+        assert_eq!(f.len(), 1, "{:?}", design.findings);
+        assert_eq!(evidence(f[0], "links_by_child_side"), 200_000_000.0);
+        assert_eq!(evidence(f[0], "used_parents_typical"), 1);
     }
 
     /// Near miss: 2 organizers per fan, 40 M links, exactly twice.
