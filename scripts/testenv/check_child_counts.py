@@ -17,7 +17,9 @@ Written here:
   first minute to 30 s into the next holds 3 ticks of symbol 1, in 2
   buckets.
 A count once returned the products or buckets themselves (a list), and
-a count of bucketed ticks was a find of whole buckets.
+a count of bucketed ticks was a find of whole buckets. The ticks of every
+symbol in a window (not filtered by one) are counted and listed one by one
+too: the count and the list once returned the 3 buckets (review47 item 5).
 
 python check_child_counts.py DIR URI DB MONGOSH, with DIR the directory
 `squill generate` wrote for the fixture. Prints "ok: ..." per check,
@@ -92,6 +94,20 @@ def check(db, lang, book):
         db, symbol_id=s1, time_from=old - datetime.timedelta(days=1), time_to=now)["symbol_ticks"]
     expect(lang, "tick_count(1, a window reaching past the life)", reaching_back, 5)
     expect(lang, "symbol_ticks(1)", book.symbol_ticks(db, symbol_id=s1)["symbol_ticks"], 5)
+    # Every symbol's ticks (review47 item 5): the minute two hours ago and
+    # 30 s of the next hold 4 + 4 ticks in 3 buckets; reaching back past
+    # the life, the 2 expired ticks are not counted. Each once returned
+    # the buckets (a list of 3).
+    both = {"time_from": m0, "time_to": m1 + datetime.timedelta(seconds=30)}
+    expect(lang, "window_count(every symbol, 3 buckets)", book.window_count(db, **both)["symbol_ticks"], 8)
+    expect(lang, "window_count(every symbol, past the life)",
+           book.window_count(db, time_from=old - datetime.timedelta(days=1), time_to=now)["symbol_ticks"], 9)
+    ticks = book.window_ticks(db, **both)["symbol_ticks"]
+    singles = [t for t in ticks if isinstance(t.get("ticks"), dict)]
+    if len(ticks) != 8 or len(singles) != 8:
+        fail(f"{lang} window_ticks(every symbol): {len(ticks)} returned, {len(singles)} single ticks, want 8")
+    else:
+        ok(f"{lang} window_ticks(every symbol): 8 ticks, each on its own")
 
 
 def main():

@@ -93,7 +93,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 33] = [
+pub(crate) const FILES: [(&str, &str); 34] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -223,6 +223,10 @@ pub(crate) const FILES: [(&str, &str); 33] = [
         "child-counts",
         include_str!("../tests/fixtures/child-counts.yaml"),
     ),
+    (
+        "tenant-lines",
+        include_str!("../tests/fixtures/tenant-lines.yaml"),
+    ),
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
@@ -231,14 +235,16 @@ pub(crate) const FILES: [(&str, &str); 33] = [
 /// so are `bucket-time-window` (check_bucket_window.py),
 /// `bucket-parent-reads` (check_bucket_parent_reads.py),
 /// `embedded-child-reads` (check_embedded_elements.py),
-/// `child-counts` (check_child_counts.py),
+/// `child-counts` (check_child_counts.py), `tenant-lines`
+/// (check_tenant_lines.py),
 /// `embedded-element-updates` (check_element_updates.py),
 /// `outlier-include-newest` (check_outlier_newest.py) and `bucket-tenant`
 /// (check_bucket_tenant.py), which write documents whose children they
 /// know.
-const ONLY_BY_NAME: [&str; 8] = [
+const ONLY_BY_NAME: [&str; 9] = [
     "bucket-child-reads",
     "child-counts",
+    "tenant-lines",
     "bucket-time-window",
     "bucket-parent-reads",
     "bucket-tenant",

@@ -52,10 +52,32 @@ fn a_count_of_embedded_or_bucketed_children_ends_in_count() {
     }
 }
 
+/// Ticks of every symbol in a window, not filtered by one (review47 item
+/// 5): the count `$unwind`s the buckets and ends in `$count`, and the list
+/// returns the ticks one by one. Both were a find of whole buckets, the
+/// count priced as their list.
+#[test]
+fn children_of_every_parent_in_buckets_are_unwound() {
+    let (_, d) = crate::fixtures::load("child-counts");
+    for name in ["window_count", "window_ticks"] {
+        for text in code(&d, name) {
+            assert!(text.contains(r#"{"$unwind": "$ticks"}"#), "{name}: {text}");
+            assert!(text.contains(r#""ticks": {"$elemMatch""#), "{name}: {text}");
+            assert!(!text.contains(".find("), "{name}: {text}");
+            assert_eq!(
+                text.contains(r#"{"$count": "count"}"#),
+                name == "window_count",
+                "{name}: {text}"
+            );
+        }
+    }
+}
+
 /// Against the server, in each language
 /// (scripts/testenv/check_child_counts.py): 3 live sales in 2 products,
 /// 2 of them in product 1; 3 ticks of a window over 2 buckets; 5 ticks
-/// of a symbol whose 2 others are past their life.
+/// of a symbol whose 2 others are past their life; 8 ticks of every
+/// symbol in a window, 9 over their life (review47 item 5).
 #[test]
 fn children_counted_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
@@ -78,6 +100,9 @@ fn children_counted_against_a_server() {
             "ok: {lang} tick_count(1, a window over 2 buckets): 3 counted",
             "ok: {lang} tick_count(1, a window reaching past the life): 5 counted",
             "ok: {lang} symbol_ticks(1): 5 counted",
+            "ok: {lang} window_count(every symbol, 3 buckets): 8 counted",
+            "ok: {lang} window_count(every symbol, past the life): 9 counted",
+            "ok: {lang} window_ticks(every symbol): 8 ticks, each on its own",
         ],
     );
 }

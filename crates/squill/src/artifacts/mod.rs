@@ -53,6 +53,7 @@ mod figures_tests;
 // A read of embedded children on their own: one element each (issue 41).
 #[cfg(test)]
 mod child_counts_tests;
+// Reads of lines embedded in orders under a tenant (review47 item 4).
 #[cfg(test)]
 mod element_updates_tests;
 #[cfg(test)]
@@ -61,6 +62,8 @@ mod elements_tests;
 mod embedded_elements_tests;
 #[cfg(test)]
 mod outlier_newest_tests;
+#[cfg(test)]
+mod tenant_lines_tests;
 // A parent's figures moved by the one child inserted (audit44 G).
 #[cfg(test)]
 mod inserted_figures_tests;

@@ -973,6 +973,7 @@ impl<'a> Planner<'a> {
         let mut plan = self.plan_kind(op_id);
         // After every route, the early returns of reads included.
         self.tenant_leads_buckets(&mut plan, op_id);
+        self.tenant_leads_embedded(&mut plan, op_id);
         plan
     }
 
@@ -1120,6 +1121,18 @@ impl<'a> Planner<'a> {
                 drop_given_id_step(&mut plan, &first);
                 if alone {
                     self.read_elements(&mut plan, *entity, sort, *limit);
+                }
+                // Children kept in buckets read by their own fields, not by
+                // their parent (ticks of every symbol in a window): the
+                // buckets `$match`ed, each child unwound and tested again,
+                // as the read by the parent does (review47 item 5). Whole
+                // buckets came back, and a count was the list of them.
+                if let Home::Bucketed { rel } = self.p.home[entity.index()]
+                    && (alone || op.counts)
+                    && include.is_empty()
+                    && aggregates.is_empty()
+                {
+                    self.read_bucket_elements(&mut plan, *entity, rel, (sort, *limit, op.paging));
                 }
                 if op.counts {
                     self.count_elements(&mut plan, *entity, filter);

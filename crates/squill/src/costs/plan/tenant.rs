@@ -116,6 +116,58 @@ impl Planner<'_> {
         }
     }
 
+    /// Children embedded in a document within the tenant (an order's
+    /// lines, the order a shop's): their tenant is their host's, so every
+    /// read of them by a filter tests the host's tenant field first, at the
+    /// top level beside the test on the elements (`$elemMatch`), and its
+    /// index leads with it, as a write to them does (`scope_writes_to_tenant`)
+    /// and a read of the host does. An unwound count or list matches the
+    /// holders first, so the test keeps only the caller's tenant's elements.
+    /// The test keeps every document the step found: the holders of an
+    /// operation within the tenant all lie in it (review47 item 4).
+    pub(super) fn tenant_leads_embedded(&self, plan: &mut OpPlan, op: OperationId) {
+        if !self.operation_within_tenant(op) {
+            return;
+        }
+        let model = self.facts.model;
+        let e = model.operation(op).entity_in(model);
+        if !matches!(self.p.home[e.index()], Home::Embedded { .. }) {
+            return;
+        }
+        let collection = self.p.collection(self.facts, self.space, e);
+        let Some(path) = self.tenant_path_in(&collection) else {
+            return;
+        };
+        for (i, step) in plan.steps.iter_mut().enumerate() {
+            if step.action != Action::Find
+                || step.collection != collection
+                || step.filter.iter().any(|f| f.path == path)
+            {
+                continue;
+            }
+            step.filter
+                .insert(0, filt(path.clone(), FilterOp::Eq, ValueSource::Param));
+            // In the tenant's own documents (a team embedded in its org)
+            // the test is the document's `_id`, which `_id_` finds.
+            if path == "_id" {
+                plan.indexes.retain(|n| n.step != i || n.unique);
+                step.index = Some("_id_".to_string());
+                continue;
+            }
+            // A holder found by its `_id` (an order, then its line): the
+            // id finds the one document, and the tenant only tests it.
+            if step.filter.iter().any(|f| f.path == "_id") {
+                continue;
+            }
+            for need in plan.indexes.iter_mut().filter(|n| n.step == i) {
+                if !need.keys.iter().any(|(k, _)| *k == path) {
+                    need.keys.insert(0, (path.clone(), 1));
+                    need.equalities += 1;
+                }
+            }
+        }
+    }
+
     /// The top-level field in which the bucket documents of `collection`
     /// hold their tenant's id (`Model::bucket_tenant`); `None` for any
     /// other collection.

@@ -818,7 +818,13 @@ pub(crate) fn step(step: &Step) -> String {
         // Children in buckets: the buckets a page of them needs, first.
         if let Some(b) = &step.bucket_order {
             let sort: Vec<String> = b.sort.iter().map(|(p, d)| format!("{p}: {d}")).collect();
-            text.push_str(&format!(", the buckets taken by {{ {} }}", sort.join(", ")));
+            // A read of no order (children of every parent in a window):
+            // the buckets in the order the index finds them.
+            if sort.is_empty() {
+                text.push_str(", the buckets as the index finds them");
+            } else {
+                text.push_str(&format!(", the buckets taken by {{ {} }}", sort.join(", ")));
+            }
             if let Some(l) = b.limit {
                 text.push_str(&format!(" limit {l}"));
             }
