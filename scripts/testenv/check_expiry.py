@@ -28,33 +28,15 @@ import sys
 from bson.objectid import ObjectId
 from pymongo import MongoClient
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from result_walk import at, ids_in  # noqa: E402
+
 failures = []
 
 
 def fail(msg):
     failures.append(msg)
     print(f"FAIL: {msg}")
-
-
-def at(doc, path):
-    for part in path.split("."):
-        if not isinstance(doc, dict):
-            return None
-        doc = doc.get(part)
-    return doc
-
-
-def ids_in(value, out):
-    """Every `_id` anywhere in an operation's result."""
-    if isinstance(value, dict):
-        if "_id" in value:
-            out.add(value["_id"])
-        for v in value.values():
-            ids_in(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            ids_in(v, out)
-    return out
 
 
 def main():

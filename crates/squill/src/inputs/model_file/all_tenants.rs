@@ -88,12 +88,7 @@ pub(super) fn check(
             | OperationKind::Delete { filter, .. } => filter.as_slice(),
             _ => &[],
         };
-        let names_tenant = filter.iter().any(|c| {
-            c.related
-                .as_ref()
-                .is_some_and(|x| x.relationship == r && x.further.is_empty())
-        });
-        if names_tenant {
+        if super::tenancy::names_tenant(filter, r) {
             ctx.error(
                 ctx.pos(flag),
                 format!(
