@@ -10,7 +10,7 @@
 
 use super::context::Ctx;
 use super::raw::{NamedMap, RawOperation};
-use crate::model::{EntityId, Model, OperationKind, RelationshipId};
+use crate::model::{EntityId, Filter, Model, OperationKind, RelationshipId};
 
 /// Each `all_tenants: true` in a model with no `tenant:`: every operation
 /// runs across all the data already.
@@ -88,7 +88,7 @@ pub(super) fn check(
             | OperationKind::Delete { filter, .. } => filter.as_slice(),
             _ => &[],
         };
-        if super::tenancy::names_tenant(filter, r) {
+        if names_tenant(filter, r) {
             ctx.error(
                 ctx.pos(flag),
                 format!(
@@ -103,4 +103,15 @@ pub(super) fn check(
             );
         }
     }
+}
+
+/// Whether a filter names the tenant itself (its reference, `r`), not a
+/// field reached through it: `finds_tenant` and `all_tenants` both refuse
+/// that.
+pub(super) fn names_tenant(filter: &[Filter], r: RelationshipId) -> bool {
+    filter.iter().any(|c| {
+        c.related
+            .as_ref()
+            .is_some_and(|x| x.relationship == r && x.further.is_empty())
+    })
 }

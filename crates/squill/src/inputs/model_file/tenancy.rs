@@ -278,7 +278,7 @@ fn check_finders(
             );
             continue;
         }
-        if names_tenant(filter, r) {
+        if super::all_tenants::names_tenant(filter, r) {
             ctx.error(
                 ctx.pos(flag),
                 format!(
@@ -297,17 +297,6 @@ fn check_finders(
 
 /// `filter` with the condition on the tenant (through `r`) first: the
 /// model's own when it has one, else `tenant`.
-/// Whether a filter names the tenant itself (its reference, `r`), not a
-/// field reached through it: `finds_tenant` and `all_tenants` both refuse
-/// that.
-pub(super) fn names_tenant(filter: &[Filter], r: RelationshipId) -> bool {
-    filter.iter().any(|c| {
-        c.related
-            .as_ref()
-            .is_some_and(|x| x.relationship == r && x.further.is_empty())
-    })
-}
-
 fn lead(filter: &mut Vec<Filter>, tenant: Filter, r: RelationshipId) {
     let on = |c: &Filter| {
         c.related
