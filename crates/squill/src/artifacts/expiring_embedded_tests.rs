@@ -33,16 +33,25 @@ fn code(d: &crate::design::Design, name: &str) -> [String; 3] {
 fn a_list_of_embedded_expiring_children_compares_the_date_as_the_count_does() {
     let (_, d) = crate::fixtures::load("expiring-embedded");
     let tested = |name: &str| {
-        plan(&d, name).steps[0]
-            .filter
-            .iter()
-            .any(|f| matches!(f.value_from, crate::design::ValueSource::Unexpired { seconds: 120 }))
+        plan(&d, name).steps[0].filter.iter().any(|f| {
+            matches!(
+                f.value_from,
+                crate::design::ValueSource::Unexpired { seconds: 120 }
+            )
+        })
     };
-    assert!(tested("mode_tickets"), "{:?}", plan(&d, "mode_tickets").steps[0]);
+    assert!(
+        tested("mode_tickets"),
+        "{:?}",
+        plan(&d, "mode_tickets").steps[0]
+    );
     assert!(tested("mode_count"));
     let (list, count) = (plan(&d, "mode_tickets"), plan(&d, "mode_count"));
     assert_eq!(list.cost.documents_examined, count.cost.documents_examined);
-    assert_eq!(list.cost.index_keys_examined, count.cost.index_keys_examined);
+    assert_eq!(
+        list.cost.index_keys_examined,
+        count.cost.index_keys_examined
+    );
     let matched = r#"{"$match": {"tickets.mode": mode, "tickets.queued_at": {"$gt": "#;
     for text in code(&d, "mode_tickets") {
         assert!(text.contains(matched), "{text}");
@@ -69,7 +78,8 @@ fn the_date_no_index_holds_does_not_narrow_the_walk() {
     for name in ["mode_tickets", "mode_count"] {
         let c = &plan(&d, name).cost;
         assert!(
-            (c.documents_examined - holding).abs() <= 1.0 && c.index_keys_examined == c.documents_examined,
+            (c.documents_examined - holding).abs() <= 1.0
+                && c.index_keys_examined == c.documents_examined,
             "{name}: {c:?}, want about {holding} lanes"
         );
     }
@@ -85,7 +95,12 @@ fn a_push_of_an_expiring_child_drops_the_expired_ones_in_the_same_write() {
     let step = &queue.steps[0];
     assert!(step.updates.iter().any(|u| matches!(u,
         crate::design::UpdateOp::PullExpired { path, field, seconds: 120 } if path == "tickets" && field == "queued_at")));
-    let Some(crate::design::Warning::ExpiredDropped { live, lingering, max, .. }) = queue
+    let Some(crate::design::Warning::ExpiredDropped {
+        live,
+        lingering,
+        max,
+        ..
+    }) = queue
         .warnings
         .iter()
         .find(|w| matches!(w, crate::design::Warning::ExpiredDropped { .. }))
@@ -95,7 +110,10 @@ fn a_push_of_an_expiring_child_drops_the_expired_ones_in_the_same_write() {
     // 333 pushes/s over 20,000 lanes, 120 s of life.
     let rate = 333.0 / 20_000.0;
     assert!((live - rate * 120.0).abs() < 1e-9, "{live}");
-    assert!((lingering - (1.0 - (-rate * 120.0_f64).exp())).abs() < 1e-9, "{lingering}");
+    assert!(
+        (lingering - (1.0 - (-rate * 120.0_f64).exp())).abs() < 1e-9,
+        "{lingering}"
+    );
     assert_eq!(*max, Some(3));
     let [mongosh, node, python] = code(&d, "queue");
     let kept = |since: &str| {

@@ -329,12 +329,11 @@ pub(super) fn pushed(
     step: &StepCode,
     incs: &[(&str, String, String)],
 ) -> Option<String> {
-    if !step.updates.iter().any(|u| {
-        matches!(
-            u,
-            Update::Recompute { .. } | Update::PullExpired { .. }
-        )
-    }) {
+    if !step
+        .updates
+        .iter()
+        .any(|u| matches!(u, Update::Recompute { .. } | Update::PullExpired { .. }))
+    {
         return None;
     }
     let lit = |v: String| format!("{{\"$literal\": {v}}}");
@@ -393,11 +392,7 @@ pub(super) fn pushed(
                 array = Some(path.clone());
                 (
                     path,
-                    format!(
-                        "{{\"$concatArrays\": [{}, {}]}}",
-                        kept(path),
-                        lit(each)
-                    ),
+                    format!("{{\"$concatArrays\": [{}, {}]}}", kept(path), lit(each)),
                 )
             }
             Update::Recompute { .. } | Update::PullExpired { .. } => continue,

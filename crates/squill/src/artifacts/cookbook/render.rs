@@ -137,7 +137,9 @@ fn expr(lang: Lang, e: &Expr) -> String {
             let size = format!("{{\"$size\": {live}}}");
             match (lang, list) {
                 (_, None) => format!("{{\"$lte\": [{size}, {}]}}", max.saturating_sub(1)),
-                (Lang::Python, Some(list)) => format!("{{\"$lte\": [{size}, {max} - len({list})]}}"),
+                (Lang::Python, Some(list)) => {
+                    format!("{{\"$lte\": [{size}, {max} - len({list})]}}")
+                }
                 (_, Some(list)) => format!("{{\"$lte\": [{size}, {max} - {list}.length]}}"),
             }
         }
@@ -1722,15 +1724,12 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
 /// (in a transaction, failing aborts them). The array's path and the
 /// step's key, for the error.
 fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s str)> {
-    let (path, e) = step
-        .filter
-        .iter()
-        .find(|(_, e)| {
-            matches!(
-                e,
-                Expr::Missing | Expr::RoomIn { .. } | Expr::LiveRoomIn { .. }
-            )
-        })?;
+    let (path, e) = step.filter.iter().find(|(_, e)| {
+        matches!(
+            e,
+            Expr::Missing | Expr::RoomIn { .. } | Expr::LiveRoomIn { .. }
+        )
+    })?;
     let followed = op
         .steps
         .iter()

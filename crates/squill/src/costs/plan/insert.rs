@@ -148,7 +148,9 @@ impl<'a> Planner<'a> {
             // an update pipeline has not): the same write drops the
             // expired ones, which no TTL index deletes.
             let expired = array && !path.contains('$');
-            let expired = expired.then(|| self.pull_expired(plan, e, host, &path)).flatten();
+            let expired = expired
+                .then(|| self.pull_expired(plan, e, host, &path))
+                .flatten();
             let u = if array {
                 UpdateOp::Push {
                     path,
