@@ -524,6 +524,13 @@ def build_filter(step, params, results):
             filt[path] = {"$lt": expr["below"]}
         elif "missing" in expr:
             filt[path] = {"$exists": False}
+        elif "live_room_in" in expr:
+            # Room under an array's cap among its live elements, the
+            # expired ones dropped by the same write (expiry48).
+            array, field, seconds, cap, items = expr["live_room_in"]
+            since = now_utc() - datetime.timedelta(seconds=seconds)
+            live = {"$filter": {"input": {"$ifNull": ["$" + array, []]}, "cond": {"$gt": ["$$this." + field, since]}}}
+            filt[path] = {"$lte": [{"$size": live}, cap - (len(params[items]) if items else 1)]}
         elif "number" in expr:
             filt[path] = expr["number"]
         elif "pair" in expr:

@@ -1313,6 +1313,7 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::DropElements { path } => path,
         U::Push { path, .. }
         | U::SetElements { path, .. }
+        | U::PullExpired { path, .. }
         | U::Recompute { path, .. }
         | U::SetFrom { path, .. }
         | U::CopyFrom { path, .. }

@@ -1098,6 +1098,16 @@ pub enum UpdateOp {
     DropElements {
         path: String,
     },
+    /// An update pipeline's removal of the elements of the array `path`
+    /// past their life (`field` more than `seconds` old), beside the
+    /// `Push` of a new one in the same write: no TTL index deletes an
+    /// element of an array, and MongoDB refuses `$push` and `$pull` on
+    /// one path in one update.
+    PullExpired {
+        path: String,
+        field: String,
+        seconds: u64,
+    },
     /// An aggregate a document keeps over its own array, computed again
     /// from the array in the same update pipeline, after the elements
     /// changed (`$size`, `$sum`, `$min`, `$max` of `over`; the first and
@@ -1134,6 +1144,7 @@ impl UpdateOp {
             UpdateOp::Rebase { .. }
                 | UpdateOp::SetElements { .. }
                 | UpdateOp::DropElements { .. }
+                | UpdateOp::PullExpired { .. }
                 | UpdateOp::Recompute { .. }
                 | UpdateOp::Reset { .. }
         )
@@ -1158,6 +1169,7 @@ impl UpdateOp {
             | UpdateOp::CopyFrom { path, .. }
             | UpdateOp::SetElements { path, .. }
             | UpdateOp::DropElements { path }
+            | UpdateOp::PullExpired { path, .. }
             | UpdateOp::Recompute { path, .. }
             | UpdateOp::Reset { path, .. } => path,
         }
@@ -1183,6 +1195,7 @@ impl UpdateOp {
             | UpdateOp::CopyFrom { path, .. }
             | UpdateOp::SetElements { path, .. }
             | UpdateOp::DropElements { path }
+            | UpdateOp::PullExpired { path, .. }
             | UpdateOp::Recompute { path, .. }
             | UpdateOp::Reset { path, .. } => path,
         }

@@ -138,6 +138,12 @@ pub enum Purpose {
         entity: String,
         host: String,
     },
+    /// The expired elements of an array of an expiring entity dropped by
+    /// the write that adds one (no TTL index deletes them).
+    DropExpired {
+        entity: String,
+        host: String,
+    },
     /// A parent folded into its children, written into each.
     WriteIntoEach {
         entity: String,
@@ -457,6 +463,11 @@ impl Purpose {
             AddInside { entity, host } => {
                 format!("add the {} inside its {}", one(entity), one(host))
             }
+            DropExpired { entity, host } => format!(
+                "drop the expired {} of its {} in the same write: no TTL index deletes them from the array",
+                plural(entity),
+                one(host)
+            ),
             WriteIntoEach { entity, host } => {
                 format!(
                     "write the {} into each of its {}",
@@ -700,6 +711,21 @@ pub enum Warning {
         per_second: f64,
         buckets: bool,
     },
+    /// An insert of `entity`, which expires, into an array of its `host`:
+    /// the write drops the expired elements as it pushes (no TTL index
+    /// deletes them), so the array holds the `live` elements a host
+    /// typically has (`per_host_per_second` pushes over the life), and
+    /// `lingering` expired since its last push on average
+    /// (`1 − e^(−rate × life)`); at most `max`, the live ones its guard
+    /// allows, which a host no longer written keeps.
+    ExpiredDropped {
+        entity: String,
+        host: String,
+        per_host_per_second: f64,
+        live: f64,
+        lingering: f64,
+        max: Option<u64>,
+    },
     /// An atomic group that writes `kinds` kinds of documents.
     Transaction { group: String, kinds: usize },
     /// An operation whose `writes` writes to different documents are not atomic.
@@ -919,7 +945,7 @@ impl Warning {
             Warning::MergedWrite { .. } | Warning::NotMerged { .. } => false,
             Warning::CrossShardGuard { entity: e, .. } => e == entity,
             // A cost of the insert, not a trade-off of a relationship.
-            Warning::Expires { .. } => false,
+            Warning::Expires { .. } | Warning::ExpiredDropped { .. } => false,
         }
     }
 
@@ -945,6 +971,32 @@ impl Warning {
                 plural(entity),
                 num(*per_second)
             ),
+            Warning::ExpiredDropped {
+                entity,
+                host,
+                per_host_per_second,
+                live,
+                lingering,
+                max,
+            } => {
+                let cap = max.map_or(String::new(), |m| {
+                    format!(
+                        "; at most {}, the live ones its cap allows, which {} no longer written keeps (reads leave them out)",
+                        num(m as f64),
+                        a(host)
+                    )
+                });
+                format!(
+                    "no TTL index deletes {} from its {}'s array: this write drops the expired ones as it pushes, so {} holds its live {} (about {} at {} pushes/s each) and about {} expired since its last push{cap}",
+                    a(entity),
+                    singular(host),
+                    a(host),
+                    plural(entity),
+                    num(*live),
+                    num(*per_host_per_second),
+                    num(*lingering),
+                )
+            }
             Warning::Transaction { group, kinds: 1 } => format!(
                 "atomic group `{group}` makes separate writes to one kind of document: it runs in a multi-document transaction"
             ),

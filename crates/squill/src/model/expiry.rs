@@ -37,7 +37,7 @@
 //! `finished_at`) is left alone: a document without it never expires, and
 //! `$gt` would skip it.
 
-use super::{Age, Filter, FilterOp, Model, OperationKind};
+use super::{Age, EntityId, Filter, FilterOp, Model, OperationKind};
 
 /// The operations of `model` that must not see an expired document, each
 /// with its entity's life added to its filter (`Age::expiry`).
@@ -80,14 +80,7 @@ pub fn compare_expiry(model: &mut Model) {
         if !(claims || counts || oldest_first || names_one(model, e, filter)) {
             continue;
         }
-        let test = Filter {
-            age: Some(Age {
-                days: x.seconds as f64 / 86_400.0,
-                older: false,
-                expiry: true,
-            }),
-            ..Filter::new(model, e, vec![x.field.clone()], FilterOp::Range)
-        };
+        let test = bare_test(model, e, x);
         match &mut model.workload.operations[i].kind {
             OperationKind::Read { filter, .. } | OperationKind::Update { filter, .. } => {
                 filter.push(test);
@@ -95,6 +88,40 @@ pub fn compare_expiry(model: &mut Model) {
             _ => {}
         }
     }
+}
+
+/// The test `field > now − life` of `e`'s expiry, its share not yet
+/// set (`Model::fill_age_shares` sets it with every other age's).
+fn bare_test(model: &Model, e: EntityId, x: &super::Expiry) -> Filter {
+    Filter {
+        age: Some(Age {
+            days: x.seconds as f64 / 86_400.0,
+            older: false,
+            expiry: true,
+        }),
+        ..Filter::new(model, e, vec![x.field.clone()], FilterOp::Range)
+    }
+}
+
+/// The test `field > now − life` for a read of `e` that only its layout
+/// tells must compare the date: children embedded in an array, which no
+/// TTL index deletes, read on their own (`costs::plan::elements`). The
+/// share it keeps is set as `Model::fill_age_shares` sets every age's.
+/// `None` when `e` does not expire, its date may be missing (a document
+/// without it never expires), or `filter` already holds the life's test.
+pub fn unexpired_test(model: &Model, e: EntityId, filter: &[Filter]) -> Option<Filter> {
+    let entity = model.entity(e);
+    let x = entity.expires.as_ref()?;
+    let required = entity.field(&x.field).is_some_and(|f| f.required);
+    let tested = filter.iter().any(|f| f.age.is_some_and(|a| a.expiry));
+    if !required || tested {
+        return None;
+    }
+    let mut test = bare_test(model, e, x);
+    let rate = model.dates_written_per_day(e, &x.field, model.inserts_per_day(e));
+    let age = test.age?;
+    test.selectivity = Some(age.share(entity.count, rate).max(1e-9));
+    Some(test)
 }
 
 /// Whether an update changing `changes` sets the date `e`'s expiry

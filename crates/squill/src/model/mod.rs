@@ -39,7 +39,7 @@ pub use entity::{
     ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Density, Entity, EntityId, Field, FieldType, KeyPart,
     POLYGON_CORNERS,
 };
-pub use expiry::compare_expiry;
+pub use expiry::{compare_expiry, unexpired_test};
 pub use growth::{Growth, Percentile, Period};
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};

@@ -668,7 +668,12 @@ impl super::Model {
     /// the inserts when every instance has the field, and by each run of
     /// an update that changes it (one document a run: a `multi` update sets
     /// at least that many, so the young share is a floor).
-    fn dates_written_per_day(&self, entity: EntityId, field: &str, inserts_per_day: f64) -> f64 {
+    pub(crate) fn dates_written_per_day(
+        &self,
+        entity: EntityId,
+        field: &str,
+        inserts_per_day: f64,
+    ) -> f64 {
         let required = self.entity(entity).field(field).is_none_or(|f| f.required);
         let updated = (0..self.workload.mixes.len().max(1))
             .map(|mix| {

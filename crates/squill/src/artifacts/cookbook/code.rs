@@ -214,6 +214,20 @@ pub enum Expr {
         max: u64,
         list: String,
     },
+    /// `{"$lte": [{"$size": live}, max - n]}` under `$expr`, `live` the
+    /// elements of `array` whose `field` is within its life (`$filter`
+    /// against now less `seconds`), `n` one or the length of `list`: an
+    /// array bounded at `max` with room for the new elements once the
+    /// same write drops the expired ones (`Update::PullExpired`). A test
+    /// of the last free slot would count the expired elements, and refuse
+    /// the push into an array full of them.
+    LiveRoomIn {
+        array: String,
+        field: String,
+        seconds: u64,
+        max: u64,
+        list: Option<String>,
+    },
     /// A list parameter pushed with `$each` as it is (a batch's
     /// children), not as a list of one.
     Items(String),
@@ -411,6 +425,15 @@ pub enum Update {
     /// An update pipeline's `$filter` of the array `path`: the elements the
     /// step's filter tests under `path.` match are dropped.
     DropElements(String),
+    /// The elements of the array `path` past their life (`field` more than
+    /// `seconds` old) dropped by the write that pushes one: an update
+    /// pipeline whose `$concatArrays` takes the array `$filter`ed
+    /// (pipeline.rs, `pushed`).
+    PullExpired {
+        path: String,
+        field: String,
+        seconds: u64,
+    },
     /// A figure the document keeps over its array, computed again in the
     /// pipeline after the elements changed: `function` of the values at
     /// `over` (the array itself for a count), stored in the figure's BSON

@@ -726,6 +726,13 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 }) {
                     step["drops"] = json!(array);
                 }
+                // The expired elements a push drops in the same write.
+                if let Some((array, field, seconds)) = s.updates.iter().find_map(|u| match u {
+                    code::Update::PullExpired { path, field, seconds } => Some((path, field, seconds)),
+                    _ => None,
+                }) {
+                    step["drops_expired"] = json!({"path": array, "field": field, "seconds": seconds});
+                }
                 step
             })
             .collect();
@@ -773,6 +780,13 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::RoomFor { max, list } => json!({"room_for": [max, list]}),
         Expr::Items(list) => json!({"items": list}),
         Expr::RoomIn { array, max, list } => json!({"room_in": [array, max, list]}),
+        Expr::LiveRoomIn {
+            array,
+            field,
+            seconds,
+            max,
+            list,
+        } => json!({"live_room_in": [array, field, seconds, max, list]}),
         Expr::OfItems {
             list,
             field,

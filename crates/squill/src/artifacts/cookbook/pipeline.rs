@@ -29,6 +29,18 @@ pub(super) struct Spell<'a> {
     pub ids: &'static str,
     /// The literal null (`None` in Python).
     pub null: &'static str,
+    /// Now less so many seconds, when the operation runs.
+    pub since: &'a dyn Fn(u64) -> String,
+}
+
+/// The elements of `array` whose `field` is after `since`: those within
+/// their life (`{"$filter": …}`; a document without the array has none).
+pub(super) fn unexpired(array: &str, field: &str, since: &str) -> String {
+    format!(
+        "{{\"$filter\": {{\"input\": {{\"$ifNull\": [{}, []]}}, \"cond\": {{\"$gt\": [{}, {since}]}}}}}}",
+        q(&format!("${array}")),
+        q(&format!("$$this.{field}"))
+    )
 }
 
 /// A string literal: the same text in JavaScript and Python.
@@ -320,12 +332,27 @@ pub(super) fn pushed(
     if !step
         .updates
         .iter()
-        .any(|u| matches!(u, Update::Recompute { .. }))
+        .any(|u| matches!(u, Update::Recompute { .. } | Update::PullExpired { .. }))
     {
         return None;
     }
     let lit = |v: String| format!("{{\"$literal\": {v}}}");
     let was = |p: &str| q(&format!("${p}"));
+    // The array as it was, less its expired elements where the write
+    // drops them (MongoDB refuses `$push` and `$pull` on one path).
+    let kept = |p: &str| {
+        step.updates
+            .iter()
+            .find_map(|u| match u {
+                Update::PullExpired {
+                    path,
+                    field,
+                    seconds,
+                } if path == p => Some(unexpired(p, field, &(lang.since)(*seconds))),
+                _ => None,
+            })
+            .unwrap_or_else(|| format!("{{\"$ifNull\": [{}, []]}}", was(p)))
+    };
     let one = |op: &str, p: &str, v: String| -> Option<String> {
         Some(match op {
             "$set" => lit(v),
@@ -365,14 +392,10 @@ pub(super) fn pushed(
                 array = Some(path.clone());
                 (
                     path,
-                    format!(
-                        "{{\"$concatArrays\": [{{\"$ifNull\": [{}, []]}}, {}]}}",
-                        was(path),
-                        lit(each)
-                    ),
+                    format!("{{\"$concatArrays\": [{}, {}]}}", kept(path), lit(each)),
                 )
             }
-            Update::Recompute { .. } => continue,
+            Update::Recompute { .. } | Update::PullExpired { .. } => continue,
             _ => return None,
         };
         first.push((p.clone(), v));
@@ -400,9 +423,12 @@ pub(super) fn pushed(
             _ => None,
         })
         .collect();
+    let first = object(&[("$set".to_string(), object(&first))]);
+    if figures.is_empty() {
+        return Some(format!("[{first}]"));
+    }
     Some(format!(
-        "[{}, {}]",
-        object(&[("$set".to_string(), object(&first))]),
+        "[{first}, {}]",
         object(&[("$set".to_string(), object(&figures))])
     ))
 }

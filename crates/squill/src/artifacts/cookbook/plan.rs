@@ -925,6 +925,15 @@ impl Builder<'_> {
                     .collect(),
             },
             UpdateOp::DropElements { path } => Update::DropElements(path.clone()),
+            UpdateOp::PullExpired {
+                path,
+                field,
+                seconds,
+            } => Update::PullExpired {
+                path: path.clone(),
+                field: field.clone(),
+                seconds: *seconds,
+            },
             // The figure an earlier find read from the children.
             UpdateOp::SetFrom {
                 path,
@@ -1681,7 +1690,32 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 && let Some(max) = coll.as_ref().and_then(|c| array_bound(c, path))
                 && max > 0
             {
-                if let Expr::Items(list) = item {
+                // The same write drops the expired elements: room is
+                // counted among the live ones.
+                if let Some((field, seconds)) = step.updates.iter().find_map(|x| match x {
+                    UpdateOp::PullExpired {
+                        path: p,
+                        field,
+                        seconds,
+                    } if p == path => Some((field.clone(), *seconds)),
+                    _ => None,
+                }) {
+                    if !filter.iter().any(|(p, _)| p == "$expr") {
+                        filter.push((
+                            "$expr".to_string(),
+                            Expr::LiveRoomIn {
+                                array: path.clone(),
+                                field,
+                                seconds,
+                                max,
+                                list: match item {
+                                    Expr::Items(list) => Some(list.clone()),
+                                    _ => None,
+                                },
+                            },
+                        ));
+                    }
+                } else if let Expr::Items(list) = item {
                     if !filter.iter().any(|(p, _)| p == "$expr") {
                         filter.push((
                             "$expr".to_string(),

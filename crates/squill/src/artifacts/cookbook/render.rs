@@ -110,10 +110,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Intersects(p) => format!("{{\"$geoIntersects\": {{\"$geometry\": {p}}}}}"),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
         // Now less the life, computed when the operation runs.
-        Expr::Unexpired(n) => match lang {
-            Lang::Python => format!("{{\"$gt\": _alive_since({n})}}"),
-            _ => format!("{{\"$gt\": new Date(Date.now() - {n} * 1000)}}"),
-        },
+        Expr::Unexpired(n) => format!("{{\"$gt\": {}}}", alive_since(lang, *n)),
         Expr::RoomFor { max, list } => match lang {
             Lang::Python => format!("{{\"$lte\": {max} - len({list})}}"),
             _ => format!("{{\"$lte\": {max} - {list}.length}}"),
@@ -127,6 +124,23 @@ fn expr(lang: Lang, e: &Expr) -> String {
             match lang {
                 Lang::Python => format!("{{\"$lte\": [{size}, {max} - len({list})]}}"),
                 _ => format!("{{\"$lte\": [{size}, {max} - {list}.length]}}"),
+            }
+        }
+        Expr::LiveRoomIn {
+            array,
+            field,
+            seconds,
+            max,
+            list,
+        } => {
+            let live = super::pipeline::unexpired(array, field, &alive_since(lang, *seconds));
+            let size = format!("{{\"$size\": {live}}}");
+            match (lang, list) {
+                (_, None) => format!("{{\"$lte\": [{size}, {}]}}", max.saturating_sub(1)),
+                (Lang::Python, Some(list)) => {
+                    format!("{{\"$lte\": [{size}, {max} - len({list})]}}")
+                }
+                (_, Some(list)) => format!("{{\"$lte\": [{size}, {max} - {list}.length]}}"),
             }
         }
         Expr::OfItems {
@@ -1085,6 +1099,7 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
     // it computed again: an update pipeline of its own (pipeline.rs).
     let spell = super::pipeline::Spell {
         expr: &|e| expr(lang, e),
+        since: &|n| alive_since(lang, n),
         falsy: if lang == Lang::Python {
             "False"
         } else {
@@ -1210,6 +1225,7 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
             Update::Rebase { .. }
             | Update::SetElements { .. }
             | Update::DropElements(..)
+            | Update::PullExpired { .. }
             | Update::Recompute { .. }
             | Update::Reset { .. } => {}
         }
@@ -1235,6 +1251,18 @@ fn projection(lang: Lang, step: &StepCode) -> Option<String> {
     })
 }
 
+/// Now less `seconds`, computed when the operation runs: the moment
+/// before which an element or a document of an entity that lives that
+/// long has expired (`Expr::Unexpired`). The client's clock: a find's
+/// projection has no `$$NOW` on every server (SecantusDB: "undefined
+/// variable"), and one clock serves reads and writes alike.
+fn alive_since(lang: Lang, seconds: u64) -> String {
+    match lang {
+        Lang::Python => format!("_alive_since({seconds})"),
+        _ => format!("new Date(Date.now() - {seconds} * 1000)"),
+    }
+}
+
 /// An embedded array cut to its first `limit` elements: as stored
 /// (`$slice`), or in an order of their own fields (`$sortArray`, then
 /// `$firstN`; a document without the array gives an empty one).
@@ -1249,10 +1277,7 @@ fn slice(lang: Lang, x: &crate::design::ArraySlice) -> String {
     // test of the date is (`Expr::Unexpired`): a find's projection has no
     // `$$NOW` on every server (SecantusDB: "undefined variable").
     if let Some(e) = &x.unexpired {
-        let since = match lang {
-            Lang::Python => format!("_alive_since({})", e.seconds),
-            _ => format!("new Date(Date.now() - {} * 1000)", e.seconds),
-        };
+        let since = alive_since(lang, e.seconds);
         input = format!(
             "{{\"$filter\": {{\"input\": {input}, \"cond\": {{\"$gt\": [{}, {since}]}}}}}}",
             q(&format!("$$this.{}", e.field)),
@@ -1699,10 +1724,12 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
 /// (in a transaction, failing aborts them). The array's path and the
 /// step's key, for the error.
 fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s str)> {
-    let (path, e) = step
-        .filter
-        .iter()
-        .find(|(_, e)| matches!(e, Expr::Missing | Expr::RoomIn { .. }))?;
+    let (path, e) = step.filter.iter().find(|(_, e)| {
+        matches!(
+            e,
+            Expr::Missing | Expr::RoomIn { .. } | Expr::LiveRoomIn { .. }
+        )
+    })?;
     let followed = op
         .steps
         .iter()
@@ -1711,7 +1738,7 @@ fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s st
         return None;
     }
     let array = match e {
-        Expr::RoomIn { array, .. } => array.as_str(),
+        Expr::RoomIn { array, .. } | Expr::LiveRoomIn { array, .. } => array.as_str(),
         _ => path.rsplit_once('.').map_or(path.as_str(), |(a, _)| a),
     };
     Some((array, step.key.as_str()))

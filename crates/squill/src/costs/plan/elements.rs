@@ -14,6 +14,10 @@ impl Planner<'_> {
     /// sale read by its state came back as its product, with every other
     /// sale of it, ordered by any sale's date.
     ///
+    /// An element of an expiring entity is tested against its life
+    /// (`field > now − life`): no TTL index deletes it from the array, and
+    /// the list must agree with the count of the same children.
+    ///
     /// The limit does not cut the walk: the elements are sorted after the
     /// unwinding, so the server reads every document that holds a match
     /// (the index orders documents by any element's key, not the
@@ -58,8 +62,14 @@ impl Planner<'_> {
         if !include.iter().all(of_host) {
             return false;
         }
+        // Nothing deletes an expired element from its array (a TTL index
+        // deletes whole documents): the read leaves them out by the date,
+        // as the count of the same children does and the parent's read of
+        // its array does (`include::slice_embedded`).
+        let mut filter = filter.clone();
+        filter.extend(crate::model::unexpired_test(self.facts.model, e, &filter));
         let read = Read {
-            filter,
+            filter: &filter,
             sort: &[],
             limit: None,
             fields,

@@ -100,7 +100,19 @@ impl<'a> Planner<'a> {
         } else {
             m
         };
-        let roots = parents_holding(&acc, &conditions.eq, in_area);
+        // The documents that hold the matches, and those the walk reads:
+        // more when a test is no key of the index (the life of an
+        // expiring entity, `unwalked`), fetched, then dropped.
+        let held = parents_holding(&acc, &conditions.eq, in_area);
+        let roots = match unwalked(filter, &keys, &acc) {
+            Some(walk) if !apart => {
+                let all = self.matched_expected(e, &walk, None);
+                let kept = (self.matched(e, filter, None) / all.max(f64::MIN_POSITIVE)).min(1.0);
+                let read = limit.map_or(all, |l| (l as f64 / kept.max(1e-9)).min(all));
+                parents_holding(&acc, &conditions.eq, read).max(held)
+            }
+            _ => held,
+        };
         // The same search where the places are densest: documents found
         // and read there (one kind: a family's kinds have no one density).
         let densest = match kinds {
@@ -164,7 +176,7 @@ impl<'a> Planner<'a> {
         step.documents = if acc.prefix.is_empty() {
             m
         } else {
-            roots.min(m)
+            held.min(m)
         };
         step.densest = densest.map(Box::new);
         let entries = self.index_entries(kinds, &acc, filter);
@@ -513,4 +525,27 @@ pub(super) fn own_value(model: &crate::model::Model, e: EntityId, c: &Filter) ->
         (Some(x), Some(age)) if age.expiry => ValueSource::Unexpired { seconds: x.seconds },
         _ => ValueSource::Param,
     }
+}
+
+/// `filter` without the tests of an expiring entity's life that are no key
+/// of the index on `keys` (`find_keys` gives the life a key only where a
+/// sort on the date put it there), when it has one: what the walk of
+/// that index narrows by. Every document holding a key walked is fetched
+/// and tested: a multikey index on `tickets.mode` finds each lane with a
+/// ticket of that mode, live or expired (an expired element stays in its
+/// array: no TTL index deletes it), and the date is tested on the lane.
+fn unwalked(
+    filter: &[crate::model::Filter],
+    keys: &[(String, i32)],
+    acc: &Access,
+) -> Option<Vec<crate::model::Filter>> {
+    let unkeyed = |c: &crate::model::Filter| {
+        c.age.is_some_and(|a| a.expiry)
+            && c.related.is_none()
+            && !keys.iter().any(|(k, _)| *k == acc.path(&c.path.join(".")))
+    };
+    filter
+        .iter()
+        .any(unkeyed)
+        .then(|| filter.iter().filter(|c| !unkeyed(c)).cloned().collect())
 }

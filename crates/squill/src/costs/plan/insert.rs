@@ -143,6 +143,14 @@ impl<'a> Planner<'a> {
             } else {
                 acc.prefix.clone()
             };
+            // An expiring child pushed into an array of a document of
+            // its host's own (not one found by the positional `$`, which
+            // an update pipeline has not): the same write drops the
+            // expired ones, which no TTL index deletes.
+            let expired = array && !path.contains('$');
+            let expired = expired
+                .then(|| self.pull_expired(plan, e, host, &path))
+                .flatten();
             let u = if array {
                 UpdateOp::Push {
                     path,
@@ -160,6 +168,16 @@ impl<'a> Planner<'a> {
                     host: self.name(host).to_string(),
                 },
             );
+            if let Some(pull) = expired {
+                updates.add(
+                    host,
+                    pull,
+                    Purpose::DropExpired {
+                        entity: name.clone(),
+                        host: self.name(host).to_string(),
+                    },
+                );
+            }
         } else {
             // A parent folded into its child: written with the child.
             let step_f = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
@@ -671,6 +689,50 @@ impl Planner<'_> {
             }
         };
         self.unique_indexes(plan, op, e, step);
+    }
+
+    /// The drop of the expired elements of `e` from the array at `path` of
+    /// its `host`, for a write that pushes one, when `e` expires by a date
+    /// every instance has (a missing date never expires); and the warning
+    /// that says how big the array gets. An expert keeps the array at its
+    /// live elements this way at no cost of its own: the push rewrites the
+    /// document anyway, and one update pipeline (`$filter`, then
+    /// `$concatArrays`) does both in one atomic write, where a periodic
+    /// job would need an index on the date in every array and a walk of
+    /// every host. A host that is not written again keeps what it held at
+    /// its last push (at most its cap), which every read leaves out.
+    fn pull_expired(
+        &self,
+        plan: &mut OpPlan,
+        e: EntityId,
+        host: EntityId,
+        path: &str,
+    ) -> Option<UpdateOp> {
+        let f = self.facts;
+        let entity = f.model.entity(e);
+        let x = entity.expires.as_ref()?;
+        if !entity.field(&x.field).is_some_and(|d| d.required) {
+            return None;
+        }
+        let rate = f.entity_inserts[e.index()] / f.count(host).max(1.0);
+        let life = x.seconds as f64;
+        let max = match self.p.home[e.index()] {
+            Home::Embedded { rel, .. } => f.model.relationship(rel).children.max.finite(),
+            _ => None,
+        };
+        plan.warnings.push(crate::design::Warning::ExpiredDropped {
+            entity: entity.name.clone(),
+            host: self.name(host).to_string(),
+            per_host_per_second: rate,
+            live: rate * life,
+            lingering: -(-rate * life).exp_m1(),
+            max,
+        });
+        Some(UpdateOp::PullExpired {
+            path: path.to_string(),
+            field: x.field.clone(),
+            seconds: x.seconds,
+        })
     }
 
     /// Pushes a new child into its parent's array while it has room: the

@@ -677,6 +677,14 @@ pub(crate) fn update(op: &UpdateOp) -> String {
             format!("$set {path} to the {field} of the one step {step} found")
         }
         UpdateOp::DropElements { path } => format!("drop the matched {path} (pipeline $filter)"),
+        UpdateOp::PullExpired {
+            path,
+            field,
+            seconds,
+        } => format!(
+            "drop the {path} whose {field} is more than {} old (pipeline $filter)",
+            crate::words::duration_seconds(*seconds)
+        ),
         UpdateOp::Recompute {
             path,
             function,

@@ -7,13 +7,17 @@
 //! good and refused every hold).
 //!
 //! Keeping the entity embedded and pulling the expired elements in each
-//! write that pushes one was weighed and not taken. MongoDB refuses `$push`
-//! and `$pull` on one path in one update, so every such write becomes an
-//! aggregation-pipeline update (`$filter` then `$concatArrays`), its cap
-//! guard a `$size` of the live elements under `$expr`, every read of the
-//! array a `$filter` by date, and a parent that is not written again keeps
-//! its expired elements for ever. A collection of its own, or buckets,
-//! where a TTL index deletes them, is one insert and one index.
+//! write that pushes one was weighed and not taken by the search. MongoDB
+//! refuses `$push` and `$pull` on one path in one update, so every such
+//! write becomes an aggregation-pipeline update (`$filter` then
+//! `$concatArrays`), its cap guard a `$size` of the live elements under
+//! `$expr`, every read of the array a `$filter` by date, and a parent that
+//! is not written again keeps its expired elements for ever. A collection
+//! of its own, or buckets, where a TTL index deletes them, is one insert
+//! and one index. A relationship pinned to an array gets exactly that plan
+//! (expiry48: `costs/plan/insert.rs`, `pull_expired`; the reads in
+//! `costs/plan/elements.rs` and `include.rs`), and this finding says what
+//! it costs the application.
 
 crate::rules::declare_rule! {
     id: "expiry-lost",
@@ -53,7 +57,7 @@ explain!(ExpiryLost, |w| {
     // copies outlive the documents the TTL index deletes.
     let what = match w.kept.as_str() {
         "embedded" => format!(
-            "{plural} embedded in {holder} are never deleted, and an array capped at its maximum fills with expired ones for good"
+            "{plural} embedded in {holder} are never deleted: every read has to leave the expired ones out and every push drop them, or an array capped at its maximum fills with them for good"
         ),
         "ids" => format!(
             "the ids of {plural} kept in {holder} stay after the {plural} are deleted, and the array grows with them"
