@@ -59,6 +59,8 @@ mod element_updates_tests;
 #[cfg(test)]
 mod elements_tests;
 #[cfg(test)]
+mod chained_tray_tests;
+#[cfg(test)]
 mod embedded_elements_tests;
 #[cfg(test)]
 mod outlier_newest_tests;
