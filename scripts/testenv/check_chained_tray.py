@@ -14,6 +14,7 @@ python check_chained_tray.py DIR URI DB MONGOSH, with DIR the directory
 """
 
 import datetime
+import inspect
 import os
 import sys
 
@@ -45,7 +46,7 @@ def stories_of(docs):
     return [s["_id"] for s in out]
 
 
-def check(db, lang, book):
+def check(db, lang, book, caller):
     db["user"].delete_many({})
     db["follow"].delete_many({})
     db["user"].insert_many([
@@ -59,7 +60,7 @@ def check(db, lang, book):
         {"_id": 2, "followee": 2, "follower": 9, "since": datetime.datetime(2025, 1, 1)},
         {"_id": 3, "followee": 9, "follower": 3, "since": datetime.datetime(2025, 1, 1)},
     ])
-    got = stories_of(book.story_tray(db, user_id=9)["user"])
+    got = stories_of(book.story_tray(db, **{caller: 9})["user"])
     want = [12, 21, 11]
     if got != want:
         fail(f"{lang} story_tray(9): stories {got}, want {want}: the stories of users 1 and 2, newest first")
@@ -72,10 +73,13 @@ def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import three_cookbooks
 
-    _, books, _ = three_cookbooks.load(directory, uri, db_name, mongosh)
+    cookbook, books, _ = three_cookbooks.load(directory, uri, db_name, mongosh)
+    # The caller's id, whatever the generated code names it (`user_id`;
+    # the code that asked `user {followers: …}` named it `followers`).
+    caller = list(inspect.signature(cookbook.story_tray).parameters)[1]
     db = MongoClient(uri)[db_name]
     for lang, book in books:
-        check(db, lang, book)
+        check(db, lang, book, caller)
     sys.exit(1 if failures else 0)
 
 

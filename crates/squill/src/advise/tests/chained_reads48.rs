@@ -105,7 +105,9 @@ fn a_chain_through_an_embedded_hop_finds_the_hosts_by_the_ids_beyond() {
         vec![("_id", FilterOp::In, &ValueSource::FromStep { step: 1 })]
     );
     assert!(
-        !indexes_of(&d, "user").iter().any(|i| i.starts_with("followers")),
+        !indexes_of(&d, "user")
+            .iter()
+            .any(|i| i.starts_with("followers")),
         "{:?}",
         indexes_of(&d, "user")
     );

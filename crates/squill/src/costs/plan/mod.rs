@@ -1664,11 +1664,9 @@ impl<'a> Planner<'a> {
         let Some(prefix) = path.strip_suffix("._id") else {
             return false;
         };
-        f.model.entity_ids().any(|x| {
-            self.p.root(x) == root
-                && self.held_once(x)
-                && self.p.path(f, x) == prefix
-        })
+        f.model
+            .entity_ids()
+            .any(|x| self.p.root(x) == root && self.held_once(x) && self.p.path(f, x) == prefix)
     }
 
     /// Whether every hop from `x` up to its root embeds a child in its
