@@ -81,6 +81,10 @@ mod field_compare_tests;
 // on the value the write leaves (audit45 gap 7).
 #[cfg(test)]
 mod caller_value_tests;
+// A read through a chain of hops whose first is embedded: the hosts by
+// the ids the hops beyond find (audit48 A1).
+#[cfg(test)]
+mod chained_tray_tests;
 
 pub use crate::synthetic::GenerateError;
 

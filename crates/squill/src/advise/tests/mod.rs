@@ -7,6 +7,7 @@ mod bounded;
 mod bucket_tenant;
 mod capacity;
 mod cascade;
+mod chained_reads48;
 mod correlation;
 mod counted_words;
 mod counts;

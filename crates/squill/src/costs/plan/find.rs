@@ -142,8 +142,19 @@ impl<'a> Planner<'a> {
             [_] if by_id && !scan => self.ids_looked_up(e, read, &conditions.paths, &acc, m),
             _ => None,
         };
+        // A sorted find by the ids a step read walks a range per id
+        // (`sorted_ids.rs`); priced at one id's matches it was 50× low
+        // (audit48 A8).
+        let by_list = match kinds {
+            [_] if looked_up.is_none() && !scan => {
+                self.sorted_by_ids(plan, e, &acc, read, &conditions.eq, &keys)
+            }
+            _ => None,
+        };
         let examined = if scan {
             kinds.iter().map(|k| self.access(*k).docs).sum()
+        } else if let Some((_, docs)) = by_list {
+            docs.max(roots)
         } else {
             looked_up.map_or(roots, |n| n.max(roots))
         };
@@ -180,10 +191,11 @@ impl<'a> Planner<'a> {
         };
         step.densest = densest.map(Box::new);
         let entries = self.index_entries(kinds, &acc, filter);
-        let walked = looked_up.map_or_else(
-            || self.keys_walked(e, read, scan, by_id, roots),
-            |n| n.max(roots),
-        );
+        let walked = match (looked_up, by_list) {
+            (Some(n), _) => n.max(roots),
+            (None, Some((keys, _))) => keys.max(roots),
+            (None, None) => self.keys_walked(e, read, scan, by_id, roots),
+        };
         let mut cost = StepCost {
             keys: if scan { 0.0 } else { walked },
             docs: examined,
@@ -389,9 +401,21 @@ impl<'a> Planner<'a> {
             match layout {
                 Layout::Embed if self.p.root(e) == self.p.root(rel.parent) => {
                     let host = self.access(rel.parent);
-                    return (host.path(&field), ValueSource::Param);
+                    if further.is_empty() {
+                        return (host.path(&field), ValueSource::Param);
+                    }
+                    // The hops beyond start at the host, whose document
+                    // holds `e`: the condition is the host's own (the
+                    // stories of the users I follow are in the users the
+                    // follows name, by their ids), not a field `further[0]`
+                    // of the host, which it does not have (audit48 A1).
+                    let pf = Filter::new(f.model, rel.parent, further.clone(), c.op);
+                    return self.filter_path(plan, op, rel.parent, &host, &pf);
                 }
-                Layout::EmbedParentInChild => {
+                // The parent's copy holds the parent's own fields; a path
+                // that goes on through the parent's relationships is
+                // answered below, by the ids the hop beyond finds.
+                Layout::EmbedParentInChild if further.is_empty() => {
                     return (
                         acc.path(&format!("{}.{field}", rel.child_field)),
                         ValueSource::Param,

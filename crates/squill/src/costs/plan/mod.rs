@@ -232,6 +232,7 @@ mod outlier_find;
 mod paging;
 mod reread;
 mod sharded;
+mod sorted_ids;
 mod tenant;
 mod tenant_parent;
 mod timeline;
@@ -1452,7 +1453,7 @@ impl<'a> Planner<'a> {
             } else if let Some(Related {
                 relationship: r,
                 field,
-                ..
+                further,
             }) = c.related.clone()
             {
                 let rel = f.model.relationship(r);
@@ -1468,7 +1469,20 @@ impl<'a> Planner<'a> {
                 } else {
                     f.typical_parents(r)
                 };
-                if c.op == FilterOp::Range {
+                if !further.is_empty() {
+                    // More hops (the stories whose author a user follows):
+                    // the other side's instances the hops beyond find, each
+                    // with its `per` of `e` (200 followees with 2 stories
+                    // each: 400), not one value of `further[0]` as if it
+                    // were a field of the other side (audit48 A8).
+                    let beyond = Filter {
+                        related: f.model.related(other, &further),
+                        path: further,
+                        ..c.clone()
+                    };
+                    let found = self.matched(other, std::slice::from_ref(&beyond), None);
+                    (found * per / f.count(e)).min(1.0)
+                } else if c.op == FilterOp::Range {
                     // A range on the other side's field (sellers rated
                     // above 4): the share it keeps, as for an own field.
                     c.selectivity.unwrap_or(0.25)
@@ -1596,7 +1610,8 @@ impl<'a> Planner<'a> {
     /// document's id it names, else the keys of a unique combination
     /// whose every key it tests for equality, else an id inside the
     /// document (an element's), else every equality of its filter, then
-    /// its ranges, as a read's. A delete by both ends of a link uses the
+    /// its ranges, as a read's. Only an id held once (`id_of_one_held`)
+    /// finds one document. A delete by both ends of a link uses the
     /// unique pair index, rather than one end's index that walks every
     /// link of a celebrity while the plan counted one key. The unique
     /// combination comes before any `._id`: an end kept as an extended
@@ -1631,10 +1646,38 @@ impl<'a> Planner<'a> {
         {
             return order.into_iter().map(|p| (p, 1)).collect();
         }
-        if let Some(id) = ids.clone().find(|p| p.ends_with("._id")) {
+        if let Some(id) = ids.clone().find(|p| self.id_of_one_held(e, p)) {
             return vec![(id.to_string(), 1)];
         }
         filter_keys::keys_of(&tests, &[], &[], is_equal)
+    }
+
+    /// Whether `path` of `e`'s documents is the `_id` of an instance that
+    /// lives in one document only: one embedded under the root, through
+    /// embeds all the way (an order's line). An id copied as a reference
+    /// (an extended reference's `follower._id`, a folded parent's
+    /// `author._id`) is in every document that names it: 200 follows of
+    /// one follower, not one (audit48 A7).
+    fn id_of_one_held(&self, e: EntityId, path: &str) -> bool {
+        let f = self.facts;
+        let root = self.p.root(e);
+        let Some(prefix) = path.strip_suffix("._id") else {
+            return false;
+        };
+        f.model
+            .entity_ids()
+            .any(|x| self.p.root(x) == root && self.held_once(x) && self.p.path(f, x) == prefix)
+    }
+
+    /// Whether every hop from `x` up to its root embeds a child in its
+    /// parent, so that each instance of `x` is in one root document.
+    fn held_once(&self, x: EntityId) -> bool {
+        match self.p.home[x.index()] {
+            Home::Own | Home::Bucketed { .. } => true,
+            Home::Embedded { rel, host, .. } => {
+                matches!(self.layout(rel), Layout::Embed) && self.held_once(host)
+            }
+        }
     }
 
     /// How many entries one root document holds under `path` in an index
