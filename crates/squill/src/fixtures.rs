@@ -62,6 +62,9 @@
 //!   one write), and a group whose earlier `$inc` of the caller's amount
 //!   is taken back by its opposite when the take matches nothing (audit43
 //!   B).
+//! - `hold-sum`: a group that inserts a hold, whose amount its account's
+//!   kept sum takes, then takes the account's funds only if enough
+//!   remain; the undo lowers the sum by the hold's own amount (audit48 A4).
 //! - `stock-take-kinds`: the caller's amount taken from a long and from a
 //!   decimal field, which its opposite must keep in their type; an amount
 //!   not above 0 is refused (issue 41).
@@ -93,7 +96,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 34] = [
+pub(crate) const FILES: [(&str, &str); 35] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -227,6 +230,10 @@ pub(crate) const FILES: [(&str, &str); 34] = [
         "tenant-lines",
         include_str!("../tests/fixtures/tenant-lines.yaml"),
     ),
+    (
+        "hold-sum",
+        include_str!("../tests/fixtures/hold-sum.yaml"),
+    ),
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
@@ -238,10 +245,11 @@ pub(crate) const FILES: [(&str, &str); 34] = [
 /// `child-counts` (check_child_counts.py), `tenant-lines`
 /// (check_tenant_lines.py),
 /// `embedded-element-updates` (check_element_updates.py),
-/// `outlier-include-newest` (check_outlier_newest.py) and `bucket-tenant`
-/// (check_bucket_tenant.py), which write documents whose children they
-/// know.
-const ONLY_BY_NAME: [&str; 9] = [
+/// `outlier-include-newest` (check_outlier_newest.py), `bucket-tenant`
+/// (check_bucket_tenant.py) and `hold-sum` (check_amount.py), which write
+/// documents whose children they know.
+const ONLY_BY_NAME: [&str; 10] = [
+    "hold-sum",
     "bucket-child-reads",
     "child-counts",
     "tenant-lines",
