@@ -166,36 +166,73 @@ def check_take(db, lang, book, name, op, found, examples):
     ok(f"{lang} {name}: amounts of 0 and {negative(left)} refused; taking {more} when {left} are left changed nothing (nothing matched); taking {left} left 0 ({k})")
 
 
+def snapshot(db):
+    """Every document of every collection, in `_id` order: what a group that
+    failed must leave as it found."""
+    return {c: list(db[c].find().sort("_id")) for c in sorted(db.list_collection_names())}
+
+
+def first_change(before, after):
+    for c in sorted(set(before) | set(after)):
+        a, b = before.get(c, []), after.get(c, [])
+        if a != b:
+            old = {d["_id"]: d for d in a}
+            new = {d["_id"]: d for d in b}
+            for i in sorted(set(old) | set(new), key=str):
+                if old.get(i) != new.get(i):
+                    return f"{c} {i}: {old.get(i)!r} -> {new.get(i)!r}"
+    return None
+
+
 def check_group(db, lang, book, group, plan, examples):
-    """`group`'s function with amounts the take cannot meet, then can."""
+    """`group`'s function with amounts the take cannot meet, then can.
+
+    A group that failed must leave every document as it was: its earlier
+    writes are taken back, amounts the caller passed (`$inc held by
+    units`) and figures an inserted child moved on its parent (a kept sum
+    of its amount: audit48 A4) alike."""
     last = plan[group["operations"][-1]]
     step, path, _ = amount_test(last)
     ids = {step["collection"]: new_doc(db, examples, step["collection"], {path: LEFT})}
     added = []  # (collection, path) of the earlier operations' amounts
+    documents = {}  # parameter -> collection of the documents the group inserts
     for name in group["operations"][:-1]:
         for p in plan[name]["params"]:
             coll = p["collection"]
+            if p["kind"] == "document":
+                documents[(name, p["name"])] = coll
+                continue
             if p["path"] != "_id" and (coll, p["path"]) not in added:
                 added.append((coll, p["path"]))
                 if coll not in ids:
                     ids[coll] = new_doc(db, examples, coll, {p["path"]: HELD})
                 else:
                     db[coll].update_one({"_id": ids[coll]}, {"$set": {p["path"]: HELD}})
-    if not added:
+    if not added and not documents:
         return False
 
     def args(units):
         out = {}
         for gp in group["params"]:
             p = next(q for q in plan[gp["operation"]]["params"] if q["name"] == gp["param"])
-            out[gp["name"]] = ids[p["collection"]] if p["path"] == "_id" else units
+            if p["kind"] == "document":
+                doc = copy.deepcopy(examples[p["collection"]])
+                doc["_id"] = ObjectId()
+                out[gp["name"]] = doc
+            elif p["path"] == "_id":
+                out[gp["name"]] = ids.get(p["collection"]) or new_doc(db, examples, p["collection"], {})
+                ids.setdefault(p["collection"], out[gp["name"]])
+            else:
+                out[gp["name"]] = units
         return out
 
     def state():
         return [db[c].find_one({"_id": ids[c]})[f] for c, f in added], db[step["collection"]].find_one({"_id": ids[step["collection"]]})[path]
 
     name = group["group"]
-    told = call(db, book, name, args(LEFT + 2))
+    failing = args(LEFT + 2)
+    before = snapshot(db)
+    told = call(db, book, name, failing)
     held, left = state()
     if told is None:
         fail(f"{lang} {name}: taking {LEFT + 2} when {LEFT} are left returned instead of failing")
@@ -203,12 +240,20 @@ def check_group(db, lang, book, group, plan, examples):
     if held != [HELD] * len(added) or left != LEFT:
         fail(f"{lang} {name}: after a take of {LEFT + 2} that matched nothing, {added} = {held} (wanted {HELD}, the earlier $inc taken back) and {path} = {left}")
         return True
+    changed = first_change(before, snapshot(db))
+    if changed:
+        fail(f"{lang} {name}: a take of {LEFT + 2} that matched nothing left a change: {changed}")
+        return True
     told = call(db, book, name, args(LEFT))
     held, left = state()
     if told is not None or held != [HELD + LEFT] * len(added) or left != 0:
         fail(f"{lang} {name}: taking {LEFT}: {told or 'returned'}, {added} = {held}, {path} = {left}; wanted {HELD + LEFT} and 0")
         return True
-    ok(f"{lang} {name}: a take of {LEFT + 2} with {LEFT} left failed and took back the earlier $inc ({HELD} again); a take of {LEFT} kept both ({HELD + LEFT}, 0)")
+    if added:
+        ok(f"{lang} {name}: a take of {LEFT + 2} with {LEFT} left failed and took back the earlier $inc ({HELD} again); a take of {LEFT} kept both ({HELD + LEFT}, 0)")
+    else:
+        inserted = ", ".join(sorted(set(documents.values())))
+        ok(f"{lang} {name}: a take of {LEFT + 2} with {LEFT} left failed and left every document as it was (the {inserted} inserted and the figures it moved taken back); a take of {LEFT} left 0")
     return True
 
 

@@ -62,6 +62,9 @@
 //!   one write), and a group whose earlier `$inc` of the caller's amount
 //!   is taken back by its opposite when the take matches nothing (audit43
 //!   B).
+//! - `hold-sum`: a group that inserts a hold, whose amount its account's
+//!   kept sum takes, then takes the account's funds only if enough
+//!   remain; the undo lowers the sum by the hold's own amount (audit48 A4).
 //! - `stock-take-kinds`: the caller's amount taken from a long and from a
 //!   decimal field, which its opposite must keep in their type; an amount
 //!   not above 0 is refused (issue 41).
@@ -93,7 +96,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 35] = [
+pub(crate) const FILES: [(&str, &str); 38] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -231,6 +234,10 @@ pub(crate) const FILES: [(&str, &str); 35] = [
         "expiring-embedded",
         include_str!("../tests/fixtures/expiring-embedded.yaml"),
     ),
+    (
+        "hold-sum",
+        include_str!("../tests/fixtures/hold-sum.yaml"),
+    ),
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
@@ -243,11 +250,12 @@ pub(crate) const FILES: [(&str, &str); 35] = [
 /// (check_tenant_lines.py),
 /// `embedded-element-updates` (check_element_updates.py),
 /// `outlier-include-newest` (check_outlier_newest.py), `bucket-tenant`
-/// (check_bucket_tenant.py) and `expiring-embedded`
-/// (check_expiring_embedded.py), which write documents whose children
-/// they know.
-const ONLY_BY_NAME: [&str; 10] = [
+/// (check_bucket_tenant.py), `expiring-embedded`
+/// (check_expiring_embedded.py) and `hold-sum` (check_amount.py), which
+/// write documents whose children they know.
+const ONLY_BY_NAME: [&str; 11] = [
     "expiring-embedded",
+    "hold-sum",
     "bucket-child-reads",
     "child-counts",
     "tenant-lines",

@@ -1238,6 +1238,36 @@ fn a_take_of_the_callers_amount_and_its_undo_against_a_server() {
     );
 }
 
+/// Audit48 A4: a group that inserts a hold, whose amount the account's
+/// kept sum takes (fixture `hold-sum`), then takes the account's funds
+/// only if enough remain. Against a server, in each language, a take the
+/// funds cannot meet fails and leaves every document as it was: the hold
+/// deleted and the sum lowered by the hold's own amount
+/// (scripts/testenv/check_amount.py). The undo once deleted the hold
+/// alone, and the sum stayed raised while the report said it was taken
+/// back.
+#[test]
+fn an_undone_insert_takes_back_the_sum_it_raised_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "hold-sum";
+    let (model, design) = fixtures::load(name);
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (&format!("amount-{name}"), "squill_hold_sum", false),
+        ("check_amount.py", &[]),
+    );
+    says_in_each_language(
+        &out,
+        "checked 0 take(s) of the caller's amount and 1 group(s) that take an amount back",
+        &[
+            "ok: {lang} authorize: a take of 5 with 3 left failed and left every document as it was (the hold inserted and the figures it moved taken back); a take of 3 left 0",
+        ],
+    );
+}
+
 /// Issue 41: the caller's amount in a long and in a decimal field
 /// (fixture `stock-take-kinds`, its validators set up). Against a server, in
 /// each language, an amount of 0 or below is refused with the field

@@ -118,6 +118,13 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
                 continue;
             }
             let rel = model.relationship(agg.relationship);
+            // The TTL monitor deletes expiring children without touching
+            // their parent, so a figure kept over them would count every
+            // child that ever lived (audit48 A3: a held sum that only
+            // grew). The read computes it from the live children instead.
+            if model.entity(rel.child).expires.is_some() {
+                continue;
+            }
             let count = format!("{}_count", rel.parent_field);
             let name = match (&agg.function, &agg.field) {
                 (AggregateFn::Count, _) | (_, None) => count.clone(),

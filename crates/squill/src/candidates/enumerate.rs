@@ -12,12 +12,33 @@ use crate::model::{
 /// when the reads would not suggest those copies).
 pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     let mut out = enumerate(facts, r);
+    // Under a tenant, every scoped document carries its tenant's id: the
+    // operations filter on it, its indexes lead with it, and a read that
+    // finds the tenant (`finds_tenant`) returns it. Ids kept only in the
+    // tenant's document leave the child without one (audit48 A2: an API
+    // key that could not say its workspace).
+    if facts.model.tenant_relationship(facts.model.relationship(r).child) == Some(r) {
+        out.retain(|l| !child_lacks_parent_id(l));
+    }
     if let Some(today) = current_layout(facts.model, r)
         && !out.contains(&today)
     {
         out.push(today);
     }
     out
+}
+
+/// Whether the children of a layout hold no id of their parent: the
+/// parent keeps theirs (with copies of their fields or not).
+fn child_lacks_parent_id(layout: &Layout) -> bool {
+    matches!(
+        layout,
+        Layout::ChildReferences
+            | Layout::ExtendedReference {
+                copies_into: Side::Parent,
+                ..
+            }
+    )
 }
 
 /// The exact layout of a relationship's `current:` entry with copies: an

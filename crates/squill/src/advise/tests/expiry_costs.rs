@@ -73,3 +73,35 @@ fn a_bucket_expires_one_delete_per_bucket() {
         Warning::Expires { per_second, buckets: true, .. } if *per_second == 100.0 / per_bucket
     )));
 }
+
+/// Audit48 A3: the TTL monitor deletes expiring children without touching
+/// their parent, so a sum of their amounts kept in it only ever grew. A
+/// figure over an expiring entity is never kept: the read computes it
+/// from the live children. The same model without `expires` keeps it
+/// (fixture `hold-sum`), so the test can tell.
+#[test]
+fn no_figure_is_kept_over_children_that_expire() {
+    use crate::design::EntityDecision;
+    let text = crate::fixtures::FILES
+        .iter()
+        .find(|(n, _)| *n == "hold-sum")
+        .expect("hold-sum")
+        .1;
+    let kept = |d: &crate::design::Design| {
+        d.entities
+            .iter()
+            .filter(|e| matches!(e, EntityDecision::ComputedField { .. }))
+            .count()
+    };
+    assert_eq!(kept(&design_of(text)), 1);
+    let expiring = text.replace(
+        "      created_at: date\n",
+        "      created_at: date\n    expires: {from: created_at, after: 7 days}\n",
+    );
+    assert_ne!(expiring, text);
+    let d = design_of(&expiring);
+    assert_eq!(kept(&d), 0, "{:?}", d.entities);
+    // The read sums the live holds itself.
+    let page = plan_of(&d, "account_page");
+    assert!(page.steps.len() >= 2, "{page:?}");
+}

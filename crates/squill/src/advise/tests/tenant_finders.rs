@@ -59,3 +59,53 @@ fn without_the_word_the_login_names_its_org() {
     assert_eq!(step.filter[0].path, "org");
     assert!(d.tenancy.as_ref().expect("tenancy").finders.is_empty());
 }
+
+/// A tenant's small children found by a key of their own (an API key by
+/// its hash): the tenant's document is large, so the search found ids
+/// kept in it cheapest, and the key then held no workspace (audit48 A2).
+/// Every scoped document carries its tenant's id, so that layout is no
+/// candidate for a relationship to the tenant, and the read that finds
+/// the tenant returns it.
+const KEYS: &str = r"
+name: keys
+tenant: workspace
+entities:
+  workspace: {count: 200000, fields: {name: string(30), settings: string(2000)}}
+  api_key:
+    count: 600000
+    fields: {hash: {type: string(44), unique: true}, label: string(20)}
+relationships:
+  keys: {parent: workspace, child: api_key, children: {min: 1, typical: 3, max: 50}, child_field: workspace}
+operations:
+  auth: {read: api_key, filter: {hash: eq}, finds_tenant: true, rate: 20000}
+";
+
+#[test]
+fn a_key_that_finds_its_workspace_holds_the_workspace_id() {
+    use crate::design::{Layout, Side};
+    let d = design_of(KEYS);
+    let keys = d
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "keys")
+        .expect("keys");
+    assert!(
+        !matches!(
+            keys.chosen,
+            Layout::ChildReferences
+                | Layout::ExtendedReference {
+                    copies_into: Side::Parent,
+                    ..
+                }
+        ),
+        "{:?}",
+        keys.chosen
+    );
+    assert!(
+        keys.alternatives
+            .iter()
+            .all(|a| !matches!(a.layout, Layout::ChildReferences)),
+        "{:?}",
+        keys.alternatives
+    );
+}

@@ -136,6 +136,10 @@ pub enum Expr {
     /// takes (`increments: {available: -quantity}`), or an undo's reverse
     /// of an amount it added.
     Negated(String),
+    /// The opposite of a value in its own type: an undo's reverse of the
+    /// amount an inserted child added to its parent's sum
+    /// (`_negated(new_hold["amount"])`).
+    NegatedOf(Box<Expr>),
     /// The number of documents in a list parameter: what a batch insert
     /// adds to its parent's count (`len(new_view_list)`).
     LengthOf(String),

@@ -368,6 +368,20 @@ fn reversed(lang: Lang, s: &StepCode, ps: &[GroupParam], op: usize) -> Option<St
             Expr::Number(n) => Expr::Number(-n),
             Expr::Param(n) => Expr::Negated(name(n)?),
             Expr::Negated(n) => Expr::Param(name(n)?),
+            // A sum the inserted child raised by its own value falls by
+            // it (audit48 A4: a declined hold left the account's held
+            // sum raised while the report said it was taken back).
+            Expr::OwnValue {
+                param,
+                field,
+                function: crate::model::AggregateFn::Sum,
+                bson_type,
+            } => Expr::NegatedOf(Box::new(Expr::OwnValue {
+                param: name(param)?,
+                field: field.clone(),
+                function: crate::model::AggregateFn::Sum,
+                bson_type: bson_type.clone(),
+            })),
             _ => return None,
         };
         undo.updates.push(Update::Inc(path.clone(), back));

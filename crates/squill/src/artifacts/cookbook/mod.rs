@@ -763,6 +763,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Number(n) => json!({"number": n}),
         Expr::Amount(n) => json!({"amount": n}),
         Expr::Negated(p) => json!({"negated": p}),
+        Expr::NegatedOf(e) => json!({"negated": expr_json(e)}),
         Expr::FoundField { step, field } => json!({"found_field": [step, field]}),
         Expr::InsertedIds { step } => json!({"inserted_ids": step}),
         Expr::LengthOf(p) => json!({"length_of": p}),

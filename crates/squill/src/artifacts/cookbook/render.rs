@@ -86,6 +86,8 @@ fn expr(lang: Lang, e: &Expr) -> String {
         // `0 - p` are not enough).
         Expr::Negated(p) if lang == Lang::Python => format!("_negated({p})"),
         Expr::Negated(p) => format!("negated({p})"),
+        Expr::NegatedOf(e) if lang == Lang::Python => format!("_negated({})", expr(lang, e)),
+        Expr::NegatedOf(e) => format!("negated({})", expr(lang, e)),
         Expr::FoundField { step, field } => format!("{step}[0][{}]", q(field)),
         Expr::InsertedIds { step } => match lang {
             Lang::Python => format!("{step}[\"inserted_ids\"]"),

@@ -195,3 +195,31 @@ fn the_callers_values_are_written_back() {
         );
     }
 }
+
+/// A date or an id compared with a constant (`saved_at > 0`): the model
+/// has no constant of those kinds, and the number or text the value
+/// became never matches a date or an id in MongoDB, so every call took
+/// `otherwise` (audit48 B2: `at > 0` was planned as `at > "0"`).
+#[test]
+fn a_date_or_an_id_compared_with_a_constant_is_refused() {
+    let text = PAGES.replace("owner: string(20)", "owner: objectId");
+    for (when, holds) in [
+        ("saved_at > 0", "a date"),
+        ("saved_at >= 2024-01-01", "a date"),
+        ("owner = 'abc'", "an id"),
+    ] {
+        let p = problems(&text.replace("version = :expected", when));
+        assert_eq!(p.len(), 1, "{when}: {p:?}");
+        assert!(
+            p[0].starts_with("m.yaml:22:12: condition `")
+                && p[0].contains(&format!("holds {holds}, and"))
+                && p[0].contains("is no constant of that kind")
+                && p[0].contains("no constant of the field's kind"),
+            "{}",
+            p[0]
+        );
+    }
+    // Another field of its kind, and the caller's value, still hold.
+    let c = &conditions(&text.replace("version = :expected", "saved_at > :since"), 0)[0];
+    assert_eq!(c.value, Literal::Param("since".into()));
+}

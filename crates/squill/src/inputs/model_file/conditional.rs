@@ -516,6 +516,12 @@ fn condition(
     } else if f.ty == FieldType::Date && is_name(value) {
         not_a_value(ctx, at, text, f, fields, entity, amounts, value);
         return None;
+    } else if !matches!(f.ty, FieldType::String | FieldType::Bool) {
+        // A date, an id, a shape: the model has no constant of that kind,
+        // and the text the value would become never equals (or orders
+        // against) it in MongoDB, so the write would never apply.
+        no_constant(ctx, at, text, f, entity, value);
+        return None;
     } else if f.ty == FieldType::Bool {
         match value {
             "true" => Literal::Bool(true),
@@ -659,6 +665,36 @@ fn compared_field(
             None
         }
     }
+}
+
+/// The error for a field with no constant in the model's words (a date,
+/// an id, a shape) compared with one (`at > 0`, `owner = abc`): MongoDB
+/// never matches a date or an id against a number or a text, so the
+/// condition would never hold and every call would take `otherwise`.
+fn no_constant(
+    ctx: &mut Ctx<'_>,
+    at: Option<super::error::Position>,
+    text: &str,
+    f: &Field,
+    entity: &str,
+    value: &str,
+) {
+    let field = &f.name;
+    let holds = match f.ty {
+        FieldType::Date => "a date".to_string(),
+        FieldType::ObjectId => "an id".to_string(),
+        ref ty => format!("a value of BSON type `{}`", ty.bson_type()),
+    };
+    ctx.error(
+        at,
+        format!(
+            "condition `{text}`: `{field}` holds {holds}, and `{value}` is no constant of that kind; MongoDB would never match it, so the write would never apply"
+        ),
+        "no constant of the field's kind",
+        Some(format!(
+            "compare `{field}` with another field of `{entity}` of its kind, or with a value the caller passes (`{field} > :since`)"
+        )),
+    );
 }
 
 /// The error for a number field compared with `value`, which is neither
