@@ -43,6 +43,9 @@ mod bucket_elements_tests;
 mod bucket_parent_reads_tests;
 #[cfg(test)]
 mod cascade_tests;
+// An upsert: one instance added, whatever the race (issue 41).
+#[cfg(test)]
+mod upsert_tests;
 #[cfg(test)]
 mod elem_match_tests;
 #[cfg(test)]
