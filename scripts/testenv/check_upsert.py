@@ -25,6 +25,7 @@ import threading
 
 from bson.objectid import ObjectId
 from pymongo import MongoClient
+from pymongo.errors import DuplicateKeyError
 
 AT_ONCE = 12
 ROUNDS = 4
@@ -125,6 +126,61 @@ def at_once(fn, db, args, calls, threaded):
     return errors
 
 
+class LosingDb:
+    """The database as the loser of a race sees it, for the Python cookbook:
+    the first upsert on `coll` is run once on its behalf (the winner's
+    insert), and the caller's own gets the duplicate key error (E11000) the
+    unique index gives the second insert. A server may serialize the
+    threads' upserts, or retry them itself, so that no thread meets the
+    error; this makes every run meet it."""
+
+    class Coll:
+        def __init__(self, real, lost):
+            self._real = real
+            self._lost = lost
+
+        def __getattr__(self, attr):
+            return getattr(self._real, attr)
+
+        def update_one(self, flt, update, **kw):
+            if kw.get("upsert") and not self._lost[0]:
+                self._lost[0] = True
+                self._real.update_one(flt, update, **kw)
+                raise DuplicateKeyError("E11000 duplicate key error (a racing caller inserted it first)", 11000)
+            return self._real.update_one(flt, update, **kw)
+
+    def __init__(self, db, coll):
+        self._db = db
+        self._coll = coll
+        self._lost = [False]
+
+    def __getitem__(self, name):
+        real = self._db[name]
+        return LosingDb.Coll(real, self._lost) if name == self._coll else real
+
+    def __getattr__(self, attr):
+        return getattr(self._db, attr)
+
+
+def lost_race(db, cookbook, name, op, examples):
+    """The Python cookbook's upsert of a document of its own, as the loser
+    of a race (`LosingDb`): it must run again and add to the winner's."""
+    layout = Layout(op, examples)
+    if layout.array:
+        return
+    args = layout.args(ObjectId(), "python-lost", 5)
+    try:
+        getattr(cookbook, name)(LosingDb(db, layout.coll), **args)
+    except DuplicateKeyError as e:
+        fail(f"python {name}: an upsert that lost a race to a duplicate key failed: {e!r}")
+        return
+    count, amounts = layout.held(db, None, args)
+    if count != 1 or amounts != [like(layout.example_amount, 10)]:
+        fail(f"python {name}: lost a race with 5 for a new key: {count} {layout.coll} hold it, with {amounts}")
+        return
+    ok(f"python {name}: an upsert that lost a race (E11000) runs again: one {layout.coll} with 10")
+
+
 def check(db, book, lang, name, op, examples):
     layout = Layout(op, examples)
     parent_id = ObjectId()
@@ -171,6 +227,7 @@ def main():
     op = cookbook.PLAN[name]
     for lang, book in books:
         check(db, book, lang, name, op, examples)
+    lost_race(db, cookbook, name, op, examples)
     sys.exit(1 if failures else 0)
 
 
