@@ -45,11 +45,11 @@ mod bucket_parent_reads_tests;
 mod cascade_tests;
 // An upsert: one instance added, whatever the race (issue 41).
 #[cfg(test)]
-mod upsert_tests;
-#[cfg(test)]
 mod elem_match_tests;
 #[cfg(test)]
 mod together_tests;
+#[cfg(test)]
+mod upsert_tests;
 // An aggregate read over children apart, computed on the server (issue 41).
 #[cfg(test)]
 mod figures_tests;

@@ -734,10 +734,7 @@ pub enum Warning {
     /// insert`), but this design keeps it where no guarded write can add
     /// it (below an embedded parent, in buckets): the plan adds to an
     /// instance that exists, and tells the caller when there is none.
-    UpsertUnplanned {
-        operation: String,
-        entity: String,
-    },
+    UpsertUnplanned { operation: String, entity: String },
     /// Operation `operation` compares two fields of `entity` (`used <
     /// quota`), which this design keeps as elements of an array: MongoDB
     /// compares two fields only with `$expr`, on the top-level document,

@@ -36,12 +36,16 @@ impl Planner<'_> {
             (Home::Own, Some(i)) => {
                 plan.steps[i].action = Action::Upsert;
             }
-            (Home::Embedded { host, array: true, .. }, Some(i))
-                if host == self.p.root(e)
-                    && plan.steps[i]
-                        .filter
-                        .iter()
-                        .any(|f| f.path.starts_with(&format!("{}.", acc.prefix))) =>
+            (
+                Home::Embedded {
+                    host, array: true, ..
+                },
+                Some(i),
+            ) if host == self.p.root(e)
+                && plan.steps[i]
+                    .filter
+                    .iter()
+                    .any(|f| f.path.starts_with(&format!("{}.", acc.prefix))) =>
             {
                 self.push_when_missing(plan, op, (i, e), &acc, o.terms.insert_share());
             }

@@ -153,7 +153,10 @@ pub(super) fn check(
                 name.value, e.name, e.name
             ),
             "no key condition",
-            &format!("give `{}` a `unique: [[…]]` and filter on those keys with `eq`", e.name),
+            &format!(
+                "give `{}` a `unique: [[…]]` and filter on those keys with `eq`",
+                e.name
+            ),
         );
     }
     // The insert builds the whole instance from the filter's keys and the
@@ -188,7 +191,11 @@ pub(super) fn check(
                 "operation `{}` adds a `{}` when it finds none, but neither its filter nor its increments give the required {} {list}: the added `{}` would lack {}",
                 name.value,
                 e.name,
-                if missing.len() == 1 { "field" } else { "fields" },
+                if missing.len() == 1 {
+                    "field"
+                } else {
+                    "fields"
+                },
                 e.name,
                 if missing.len() == 1 { "it" } else { "them" },
             ),

@@ -89,7 +89,10 @@ fn an_upsert_is_planned_in_its_own_collection_but_not_in_buckets() {
         "child_field: player, layout: parent-reference}",
     );
     parse("m.yaml", &pinned).unwrap_or_else(|e| panic!("{e}"));
-    let bucket = GAME.replace("child_field: player}", "child_field: player, layout: bucket}");
+    let bucket = GAME.replace(
+        "child_field: player}",
+        "child_field: player, layout: bucket}",
+    );
     one_error(&bucket, 18, 16, "is pinned to `bucket`");
     let root = GAME
         .replace("    unique: [[player, kind]]\n", "    unique: [[kind]]\n")
