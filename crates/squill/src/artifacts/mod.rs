@@ -43,10 +43,13 @@ mod bucket_elements_tests;
 mod bucket_parent_reads_tests;
 #[cfg(test)]
 mod cascade_tests;
+// An upsert: one instance added, whatever the race (issue 41).
 #[cfg(test)]
 mod elem_match_tests;
 #[cfg(test)]
 mod together_tests;
+#[cfg(test)]
+mod upsert_tests;
 // An aggregate read over children apart, computed on the server (issue 41).
 #[cfg(test)]
 mod figures_tests;

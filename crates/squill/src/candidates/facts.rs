@@ -308,6 +308,16 @@ impl<'m> Facts<'m> {
                 for r in model.relationships_to(*entity) {
                     self.rels[r.index()].child_own_ops += rate;
                 }
+                // An upsert adds the instance on its share of the calls:
+                // an insert of it, for the indexes' upkeep and the growth.
+                if op.terms.upserts() {
+                    let n = rate * op.terms.insert_share();
+                    self.entity_writes[entity.index()] += n;
+                    self.entity_inserts[entity.index()] += n;
+                    for r in model.relationships_to(*entity) {
+                        self.rels[r.index()].child_inserts += n;
+                    }
+                }
             }
             OperationKind::Link {
                 relationship,

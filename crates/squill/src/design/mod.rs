@@ -978,6 +978,10 @@ pub enum ValueSource {
     /// The path does not exist: an array with no element at that index
     /// still has room (an outlier's embedded children).
     Missing,
+    /// No element of the array holds the caller's value at this path
+    /// (`$ne`): the guard of an upsert's `$push`, so that of two callers
+    /// adding the same element at once only the first matches.
+    NotHeld,
     /// At or after the start of the window the read asks of `field` (the
     /// children's date, `events.ts`): a bucket's last date, so that a
     /// bucket holding any child of the window is read (audit44 B).

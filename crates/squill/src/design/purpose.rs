@@ -756,6 +756,11 @@ pub enum Warning {
         entity: String,
         conditions: Vec<String>,
     },
+    /// Operation `operation` adds `entity` when it finds none (`otherwise:
+    /// insert`), but this design keeps it where no guarded write can add
+    /// it (below an embedded parent, in buckets): the plan adds to an
+    /// instance that exists, and tells the caller when there is none.
+    UpsertUnplanned { operation: String, entity: String },
     /// Operation `operation` compares two fields of `entity` (`used <
     /// quota`), which this design keeps as elements of an array: MongoDB
     /// compares two fields only with `$expr`, on the top-level document,
@@ -931,6 +936,7 @@ impl Warning {
             Warning::UniqueUnchecked { entity: e, .. }
             | Warning::OrphanedChildren { entity: e, .. }
             | Warning::ConditionUntested { entity: e, .. }
+            | Warning::UpsertUnplanned { entity: e, .. }
             | Warning::FieldsInElement { entity: e, .. }
             | Warning::ConditionGuarded { entity: e, .. } => e == entity,
             Warning::Compensated { group } | Warning::TakenBack { group, .. } => {
@@ -1143,6 +1149,11 @@ impl Warning {
                 it_them(conditions.len()),
                 "its own",
                 it_them(conditions.len()),
+            ),
+            Warning::UpsertUnplanned { operation, entity } => format!(
+                "{operation} adds {} when it finds none (otherwise: insert), but this design keeps the {entity} where no single guarded write can add it: the plan only adds to {} that exists, and tells the caller when there is none",
+                a(entity),
+                a(entity),
             ),
             Warning::ConditionUntested {
                 operation,

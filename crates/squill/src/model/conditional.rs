@@ -133,6 +133,11 @@ pub enum Otherwise {
     Undo,
     /// Nothing to do (the state was already reached): the write is idempotent.
     Skip,
+    /// Add the instance (an upsert: "add 3 of this sku to the cart, or add
+    /// the line"): `increments` add to it when it exists; when the filter
+    /// matches nothing, the instance is inserted with the filter's keys and
+    /// the amounts as its values.
+    Insert,
 }
 
 impl Otherwise {
@@ -141,6 +146,7 @@ impl Otherwise {
             Otherwise::Fail => "fail",
             Otherwise::Undo => "undo",
             Otherwise::Skip => "skip",
+            Otherwise::Insert => "insert",
         }
     }
 }
@@ -192,6 +198,11 @@ pub struct WriteTerms {
     /// order is changed and returned, in one `findOneAndUpdate`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim: Option<Vec<SortKey>>,
+    /// With `otherwise: insert`: the share of calls that add the instance
+    /// (`inserts: 0.2`); `None` when the model does not say, and the plan
+    /// assumes every call may (1, an upper bound, reported as assumed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inserts: Option<f64>,
 }
 
 impl WriteTerms {
@@ -202,6 +213,17 @@ impl WriteTerms {
     /// Whether the write is conditional: a condition or a claim.
     pub fn is_conditional(&self) -> bool {
         !self.conditions.is_empty() || self.claim.is_some()
+    }
+
+    /// Whether the write adds the instance when it matches nothing
+    /// (`otherwise: insert`, an upsert).
+    pub fn upserts(&self) -> bool {
+        self.otherwise == Otherwise::Insert
+    }
+
+    /// The share of calls that insert: the model's, or 1 (assumed).
+    pub fn insert_share(&self) -> f64 {
+        self.inserts.unwrap_or(1.0)
     }
 }
 

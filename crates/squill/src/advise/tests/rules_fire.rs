@@ -141,6 +141,14 @@ fn every_design_rule_fires_on_some_model() {
     )
     .unwrap();
     seen.extend(fired(&tenant, &defaults));
+    // A stack added to or added (`otherwise: insert`): ids of stacks in
+    // the player are refused for it.
+    let upsert = crate::inputs::model_file::parse(
+        "upsert.yaml",
+        "entities:\n  player: {count: 1000}\n  stack: {count: 30000, fields: {kind: string(20), qty: int}, unique: [[player, kind]]}\nrelationships:\n  inventory: {parent: player, child: stack, children: {typical: 30, max: 2000}, child_field: player}\noperations:\n  grant: {update: stack, rate: 10, filter: {player: eq, kind: eq}, increments: {qty: amount}, otherwise: insert}\n",
+    )
+    .unwrap();
+    seen.extend(fired(&upsert, &defaults));
     // The nesting limit, lowered so that embedding one level trips it.
     let shallow = Options {
         design: Some(DesignOptions {

@@ -95,6 +95,11 @@ pub enum Expr {
     },
     /// `{"$in": param}`.
     In(String),
+    /// `{"$ne": param}`: no element holds the caller's key yet (an
+    /// upsert's guarded `$push`).
+    NotEqual(String),
+    /// A new `ObjectId`: the `_id` of an element an upsert adds.
+    NewId,
     /// `{"$gte": from, "$lt": to}`.
     Range(String, String),
     /// `{"$in": ids}` with the values at `path` in an earlier step's documents
@@ -510,6 +515,13 @@ pub struct StepCode {
     /// The key of the write this step stands in for when that write
     /// matched nothing (an outlier's child when its parent has no room).
     pub fallback_of: Option<String>,
+    /// With `fallback_of`: that write is itself a fallback, which may not
+    /// have run (`None`/`null`), so the gate tests that it ran first (an
+    /// upsert's `$inc` again after a `$push` that lost a race).
+    pub fallback_chained: bool,
+    /// An upsert on a unique key (`otherwise: insert`): run again once on
+    /// a duplicate key error, which a racing caller's insert causes.
+    pub retry_duplicate: bool,
     /// Runs once every so many executions (a rare or batched step).
     pub every: Option<u64>,
     /// The walk of a `$graphLookup` step.

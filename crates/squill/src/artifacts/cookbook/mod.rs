@@ -17,6 +17,7 @@ mod recover;
 mod render;
 mod timeline;
 mod together;
+mod upsert;
 
 pub use code::{OpCode, Param, ParamKind, StepCode};
 pub use plan::op_code;
@@ -464,6 +465,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     if inserts_new(ops) {
         out.push_str(JS_INSERT_NEW_HELPER);
     }
+    if upsert::retries_duplicates(ops) {
+        out.push_str(upsert::JS_RETRY_HELPER);
+    }
     if amount::takes_amounts(ops) {
         out.push_str(amount::JS_HELPER);
     }
@@ -516,6 +520,12 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     }
     if inserts_new(ops) {
         out.push_str(NODE_INSERT_NEW_HELPER);
+    }
+    if upsert::retries_duplicates(ops) {
+        out.push_str(upsert::NODE_RETRY_HELPER);
+    }
+    if upsert::makes_ids(ops) {
+        out.push_str(upsert::NODE_OBJECT_ID);
     }
     if amount::takes_amounts(ops) {
         out.push_str(amount::JS_HELPER);
@@ -777,6 +787,8 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::WithinArea(p) => json!({"within": p}),
         Expr::Intersects(p) => json!({"intersects": p}),
         Expr::Below(n) => json!({"below": n}),
+        Expr::NotEqual(p) => json!({"not_equal": p}),
+        Expr::NewId => json!({"new_id": true}),
         Expr::Unexpired(n) => json!({"unexpired": n}),
         Expr::RoomFor { max, list } => json!({"room_for": [max, list]}),
         Expr::Items(list) => json!({"items": list}),
@@ -929,6 +941,12 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     }
     if compares_expiry(ops) {
         out.push_str(PY_ALIVE_SINCE_HELPER);
+    }
+    if upsert::retries_duplicates(ops) {
+        out.push_str(upsert::PY_RETRY_HELPER);
+    }
+    if upsert::makes_ids(ops) {
+        out.push_str(upsert::PY_OBJECT_ID);
     }
     for op in ops {
         out.push_str("\n\n");

@@ -397,6 +397,74 @@ impl Builder<'_> {
         copies.then_some(Expr::Doc(doc))
     }
 
+    /// The element an upsert adds to array `path` when no element holds
+    /// its key (the step's filter tests the key with `$ne`): a new `_id`,
+    /// the key's values from the same parameters the filter compares, and
+    /// the amounts the `$inc` before it adds (`{_id: ObjectId(), kind:
+    /// kind, qty: amount}`). The whole element is built, so the caller
+    /// passes none; the model file refused a required field neither gives.
+    fn upserted_item(&mut self, step: &Step, path: &str) -> Option<Expr> {
+        let inside = format!("{path}.");
+        let keys: Vec<String> = step
+            .filter
+            .iter()
+            .filter(|f| f.value_from == ValueSource::NotHeld && f.path.starts_with(&inside))
+            .map(|f| f.path.clone())
+            .collect();
+        if keys.is_empty() {
+            return None;
+        }
+        let c = step.collection.clone();
+        let items = match &self
+            .collection(&c)?
+            .shape
+            .fields
+            .iter()
+            .find(|f| f.name == path)?
+            .ty
+        {
+            ShapeType::Array { items, .. } => match items.as_ref() {
+                ShapeType::Object { shape } => shape.fields.clone(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        // The `$inc` the push stands in for, the write just before it.
+        let positional = format!("{path}.$.");
+        let added: Vec<(String, Expr)> = self
+            .steps
+            .iter()
+            .rev()
+            .find(|s| s.collection == c)
+            .map(|s| {
+                s.updates
+                    .iter()
+                    .filter_map(|u| match u {
+                        Update::Inc(p, e) => p
+                            .strip_prefix(&positional)
+                            .map(|leaf| (leaf.to_string(), e.clone())),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut doc = Vec::new();
+        for f in &items {
+            let at = format!("{inside}{}", f.name);
+            let value = if f.name == "_id" {
+                Expr::NewId
+            } else if keys.contains(&at) {
+                Expr::Param(self.param_named(&c, &at, ParamKind::Value, "", None))
+            } else if let Some((_, e)) = added.iter().find(|(leaf, _)| *leaf == f.name) {
+                e.clone()
+            } else {
+                continue;
+            };
+            doc.push((f.name.clone(), value));
+        }
+        Some(Expr::Doc(doc))
+    }
+
     /// The id a link adds to array `path` of `collection` (ids of the
     /// other side, no copies): the parameter for the linked instance's
     /// `_id` in its own collection. `None` outside a link, for a
@@ -613,6 +681,16 @@ impl Builder<'_> {
             }
             ValueSource::Above { limit } => return Expr::Above(*limit),
             ValueSource::Missing => return Expr::Missing,
+            // The same parameter as the write before it names the key by.
+            ValueSource::NotHeld => {
+                return Expr::NotEqual(self.param_named(
+                    &step.collection,
+                    path,
+                    ParamKind::Value,
+                    "",
+                    None,
+                ));
+            }
             // A bucket's dates against the window its children are tested
             // by: the same parameters (`ts_from`, `ts_to`).
             ValueSource::WindowStart { field } => {
@@ -870,7 +948,8 @@ impl Builder<'_> {
                 item: match &self.batch_items {
                     Some(list) => Expr::Items(list.clone()),
                     None => self
-                        .linked_item(&c, path)
+                        .upserted_item(step, path)
+                        .or_else(|| self.linked_item(&c, path))
                         .or_else(|| self.inserted_item(&c, path))
                         .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Item, ""))),
                 },
@@ -1908,6 +1987,13 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             } else {
                 None
             },
+            fallback_chained: step.fallback
+                && b.steps.last().is_some_and(|s| s.fallback_of.is_some()),
+            retry_duplicate: step.action == Action::Upsert
+                && step
+                    .purpose
+                    .iter()
+                    .any(|p| matches!(p, crate::design::Purpose::Update { .. })),
             every: step.every,
             graph: step.graph.clone(),
             subtree: step.action == Action::GraphLookup
@@ -1931,6 +2017,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 ),
                 Some(n) if step.fallback => format!(
                     "{} — only when the write before matched nothing (about once every {n} runs)",
+                    crate::design::Purpose::texts(&step.purpose)
+                ),
+                None if step.fallback => format!(
+                    "{} — only when the write before matched nothing too (a racing caller added it first)",
                     crate::design::Purpose::texts(&step.purpose)
                 ),
                 Some(n) => format!(

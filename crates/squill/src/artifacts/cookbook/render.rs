@@ -111,6 +111,9 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::WithinArea(p) => format!("{{\"$geoWithin\": {{\"$geometry\": {p}}}}}"),
         Expr::Intersects(p) => format!("{{\"$geoIntersects\": {{\"$geometry\": {p}}}}}"),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
+        Expr::NotEqual(p) => format!("{{\"$ne\": {p}}}"),
+        Expr::NewId if lang == Lang::Python => "ObjectId()".to_string(),
+        Expr::NewId => "new ObjectId()".to_string(),
         // Now less the life, computed when the operation runs.
         Expr::Unexpired(n) => format!("{{\"$gt\": {}}}", alive_since(lang, *n)),
         Expr::RoomFor { max, list } => match lang {
@@ -1618,11 +1621,16 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
             if let Some(af) = array_filters(lang, step) {
                 opts.push(("arrayFilters".into(), af));
             }
-            format!(
+            let call = format!(
                 "{coll}.{method}({f}, {}{})",
                 update_doc(lang, step),
                 opt_arg(&opts)
-            )
+            );
+            if step.retry_duplicate {
+                format!("retryDuplicate(() => {call})")
+            } else {
+                call
+            }
         }
         Action::FindOneAndUpdate => {
             // The claim's order picks the one document; the new version
@@ -1694,6 +1702,9 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
     };
     // Only when the write before matched nothing (no room in the parent).
     let call = match &step.fallback_of {
+        Some(prev) if step.fallback_chained => {
+            format!("{prev} !== null && {prev}.matchedCount === 0 ? {aw}{call} : null")
+        }
         Some(prev) => format!("{prev}.matchedCount === 0 ? {aw}{call} : null"),
         None => format!("{aw}{call}"),
     };
@@ -2298,10 +2309,15 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             if let Some(af) = array_filters(Lang::Python, step) {
                 let _ = write!(extra, ", array_filters={af}");
             }
-            format!(
-                "_result({coll}.{method}({f}, {}{extra}{sess}))",
+            let call = format!(
+                "{coll}.{method}({f}, {}{extra}{sess})",
                 update_doc(Lang::Python, step)
-            )
+            );
+            if step.retry_duplicate {
+                format!("_result(_retry_duplicate(lambda: {call}))")
+            } else {
+                format!("_result({call})")
+            }
         }
         Action::FindOneAndUpdate => {
             let mut extra = String::new();
@@ -2358,6 +2374,9 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         _ => call,
     };
     let call = match &step.fallback_of {
+        Some(prev) if step.fallback_chained => {
+            format!("{call} if {prev} is not None and {prev}[\"matched_count\"] == 0 else None")
+        }
         Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),
         None => call,
     };

@@ -238,6 +238,7 @@ mod tenant_parent;
 mod timeline;
 mod tree;
 mod update;
+mod upsert;
 
 /// The parent's counters a bucketed child's write moves (`$inc` of its
 /// count and sums, `$min`, `$max`) run only when that write (step
@@ -1184,6 +1185,7 @@ impl<'a> Planner<'a> {
         }
         self.unique_without_insert(&mut plan, op_id);
         self.apply_terms(&mut plan, op_id);
+        self.upsert(&mut plan, op_id);
         self.price_place_walk(&mut plan, op_id);
         self.timeline_upkeep(&mut plan, op_id);
         self.scope_writes_to_tenant(&mut plan, op_id);

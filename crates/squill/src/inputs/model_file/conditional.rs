@@ -70,14 +70,17 @@ pub(crate) fn terms(
             "fail" => out.otherwise = Otherwise::Fail,
             "undo" => out.otherwise = Otherwise::Undo,
             "skip" => out.otherwise = Otherwise::Skip,
-            // Checked and refused with the operation's filter (`upsert`).
-            super::upsert::INSERT => {}
+            // Checked with the operation's filter (`upsert`).
+            super::upsert::INSERT => {
+                out.otherwise = Otherwise::Insert;
+                out.inserts = op.inserts.as_ref().map(|s| s.value);
+            }
             other => ctx.error(
                 ctx.pos(o),
                 format!("`otherwise: {other}` is not something squill knows a write to do"),
                 "unknown",
-                suggestion(other, ["fail", "undo", "skip"])
-                    .or(Some("one of fail, undo, skip".into())),
+                suggestion(other, ["fail", "undo", "skip", "insert"])
+                    .or(Some("one of fail, undo, skip, insert".into())),
             ),
         }
         if op.when.is_none() && op.claim.is_none() && o.value.trim() != super::upsert::INSERT {

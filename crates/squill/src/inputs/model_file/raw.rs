@@ -630,13 +630,16 @@ pub(super) struct RawOperation {
     /// What the application does when the write matches nothing: `fail`
     /// (tell the caller; the default for one document), `undo` (undo the
     /// earlier writes of its atomic group), `skip` (already done; the
-    /// default with `multi: true`). With `when` or `claim`.
+    /// default with `multi: true`). With `when` or `claim`. Or `insert`
+    /// on an `update` with `increments` and no `when`: add the amounts to
+    /// the instance the filter's keys name, or add that instance (an
+    /// upsert).
     #[schemars(with = "Option<OtherwiseName>")]
     pub otherwise: Option<S<String>>,
     /// The share of calls of an `otherwise: insert` write that add the
-    /// element. Read so that its misuse is reported; the word itself is
-    /// refused (`upsert`), so the schema does not offer it.
-    #[schemars(skip)]
+    /// instance, above 0 and at most 1 (`0.2`: one call in five). Without
+    /// it the plan assumes every call may (1) and says so.
+    #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
     pub inserts: Option<S<f64>>,
     /// Amounts added to fields in the same write (`{remaining: -1}`: `$inc`):
     /// a number; a name for the amount the caller passes (`{available:
@@ -706,6 +709,7 @@ pub(crate) enum OtherwiseName {
     Fail,
     Undo,
     Skip,
+    Insert,
 }
 
 /// A filter operator: `eq`, `range` (or `<`, `>=`, `gt`, …), `range(0.02)`

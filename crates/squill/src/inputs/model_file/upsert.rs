@@ -1,26 +1,21 @@
-//! `otherwise: insert` (an element upsert: "add this item to the cart, or
-//! add to its quantity when it is there"), checked and then refused.
-//!
-//! The plan for it is not built: it needs a first `updateOne` with `$inc`
-//! through the positional `$`, and, only when that matched nothing, a
-//! `$push` guarded by `{array.key: {$ne: key}}` so that two racing callers
-//! cannot push the same element twice, then the first write once more
-//! (NOTES-writes46.md, "Item 2"). Until then the word is refused with a
-//! clear error, after the misuses it will keep refusing, so that a model
-//! never reads as if squill planned it.
+//! `otherwise: insert` (an upsert: "add this item to the cart, or add to
+//! its quantity when it is there"), checked. The plan (`costs::plan::upsert`)
+//! builds the instance from the filter's keys and the amounts, so a filter
+//! that does not name one instance by its key, or a required field neither
+//! gives, is refused here at line:column.
 
 use super::context::Ctx;
 use super::raw::{RawOperation, S};
 use crate::model::{
-    EntityId, Filter, Identity, KeyPart, LayoutKind, Model, OperationKind, RelationshipId,
-    RelationshipKind, identity,
+    EntityId, Filter, FilterOp, Identity, KeyPart, LayoutKind, Model, OperationKind,
+    RelationshipId, RelationshipKind, identity,
 };
 
 /// The word `otherwise:` takes for an upsert.
 pub(super) const INSERT: &str = "insert";
 
-/// Checks `inserts:` and `otherwise: insert` on operation `name`, and
-/// refuses the word: every problem is an error at its line:column.
+/// Checks `inserts:` and `otherwise: insert` on operation `name`: every
+/// problem is an error at its line:column.
 pub(super) fn check(
     ctx: &mut Ctx<'_>,
     model: &Model,
@@ -99,59 +94,115 @@ pub(super) fn check(
         );
     }
     let e = model.entity(*entity);
-    let Some(r) = array_of(model, *entity) else {
+    let one_to_many = array_of(model, *entity);
+    let others: Vec<RelationshipId> = model
+        .relationships_to(*entity)
+        .filter(|r| Some(*r) != one_to_many)
+        .collect();
+    if let Some(&r) = others.first() {
         return refuse(
             ctx,
             format!(
-                "entity `{}` is the child of no one-to-many relationship, so it is never an element of an array: `otherwise: insert` adds an element to its parent's array",
-                e.name
+                "entity `{}` is also the child of `{}`: `otherwise: insert` is planned for an entity that is the child of one one-to-many relationship at most, so that the instance it adds has one place",
+                e.name,
+                model.relationship(r).name
             ),
-            "not embedded as an array",
-            "an upsert of a document of its own is not planned either; drop `otherwise: insert`",
-        );
-    };
-    let rel = model.relationship(r);
-    if let Some(layout) = rel.layout
-        && layout != LayoutKind::Embed
-    {
-        return refuse(
-            ctx,
-            format!(
-                "relationship `{}` is pinned to `{}`: `{}` is not embedded as an array, where `otherwise: insert` adds it",
-                rel.name,
-                serde_json::to_value(layout)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
-                e.name
-            ),
-            "not embedded as an array",
-            "pin the relationship to `layout: embed`, or drop `otherwise: insert`",
+            "child of another relationship",
+            "drop `otherwise: insert`, and add the instance with an `insert` operation",
         );
     }
-    if !keys_element(model, *entity, r, filter) {
+    if let Some(r) = one_to_many {
+        let rel = model.relationship(r);
+        if let Some(layout) = rel.layout
+            && !matches!(layout, LayoutKind::Embed | LayoutKind::ParentReference)
+        {
+            return refuse(
+                ctx,
+                format!(
+                    "relationship `{}` is pinned to `{}`: `otherwise: insert` adds `{}` in one write only when it is embedded in its parent's array or has its own collection with its parent's id",
+                    rel.name,
+                    layout.name(),
+                    e.name
+                ),
+                "not one document",
+                "pin the relationship to `layout: embed` or `layout: parent-reference`, or drop `otherwise: insert`",
+            );
+        }
+        if !keys_element(model, *entity, r, filter) {
+            return refuse(
+                ctx,
+                format!(
+                    "operation `{}` has no key condition: to add to one instance or add it, its filter must test the parent (`{}: eq`) and every other key of a `unique:` combination of `{}` that holds the parent, each for equality",
+                    name.value, rel.child_field, e.name
+                ),
+                "no key condition",
+                &format!(
+                    "give `{}` a `unique: [[{}, …]]` and filter on those keys with `eq`",
+                    e.name, rel.child_field
+                ),
+            );
+        }
+    } else if !matches!(
+        identity(model, *entity, filter),
+        Some(Identity::Unique { .. })
+    ) {
         return refuse(
             ctx,
             format!(
-                "operation `{}` has no key condition: to add to one element or add it, its filter must test the parent (`{}: eq`) and every other key of a `unique:` combination of `{}` that holds the parent, each for equality",
-                name.value, rel.child_field, e.name
+                "operation `{}` has no key condition: to add to one `{}` or add it, its filter must test every key of a `unique:` combination of `{}`, each for equality",
+                name.value, e.name, e.name
             ),
             "no key condition",
             &format!(
-                "give `{}` a `unique: [[{}, …]]` and filter on those keys with `eq`",
-                e.name, rel.child_field
+                "give `{}` a `unique: [[…]]` and filter on those keys with `eq`",
+                e.name
             ),
         );
     }
-    refuse(
-        ctx,
-        format!(
-            "squill does not plan `otherwise: insert` yet (operation `{}`): the plan of an element upsert ($inc through `$`, then a `$push` guarded by `$ne`) is not built",
-            name.value
-        ),
-        "not planned yet",
-        "drop `otherwise: insert`: the write then tells the caller when the element is missing",
-    );
+    // The insert builds the whole instance from the filter's keys and the
+    // amounts: a required field neither gives would be missing from it.
+    let given = |f: &str| {
+        f == "_id"
+            || filter
+                .iter()
+                .any(|c| c.path.len() == 1 && c.path[0] == f && c.op == FilterOp::Eq)
+            || op
+                .increments
+                .iter()
+                .flat_map(|m| &m.0)
+                .any(|(k, _)| k.value == f)
+            || one_to_many.is_some_and(|r| model.relationship(r).child_field == f)
+    };
+    let missing: Vec<&str> = e
+        .fields
+        .iter()
+        .filter(|f| f.required && !given(&f.name))
+        .map(|f| f.name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        let list = missing
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        refuse(
+            ctx,
+            format!(
+                "operation `{}` adds a `{}` when it finds none, but neither its filter nor its increments give the required {} {list}: the added `{}` would lack {}",
+                name.value,
+                e.name,
+                if missing.len() == 1 {
+                    "field"
+                } else {
+                    "fields"
+                },
+                e.name,
+                if missing.len() == 1 { "it" } else { "them" },
+            ),
+            "required field not given",
+            "filter on the field with `eq`, add it to `increments`, or make it optional (`required: false`)",
+        );
+    }
 }
 
 /// The one-to-many relationship that could hold `e` as an element of

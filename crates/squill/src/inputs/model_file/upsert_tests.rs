@@ -1,6 +1,5 @@
-//! Tests of `otherwise: insert` (an element upsert): each misuse is an
-//! error at its line:column, and the word itself is refused, because
-//! squill does not plan it yet (`upsert`).
+//! Tests of `otherwise: insert` (an upsert): each misuse is an error at
+//! its line:column (`upsert`); a well-formed one reads into the terms.
 
 use super::*;
 
@@ -50,14 +49,30 @@ fn one_error(text: &str, line: usize, column: usize, says: &str) {
 }
 
 #[test]
-fn a_well_formed_element_upsert_is_refused_as_not_planned() {
-    one_error(GAME, 18, 16, "does not plan `otherwise: insert` yet");
-    one_error(
+fn a_well_formed_upsert_reads_with_its_share() {
+    let m = parse("m.yaml", GAME).unwrap_or_else(|e| panic!("{e}"));
+    let t = &m.workload.operations[0].terms;
+    assert_eq!(t.otherwise, crate::model::Otherwise::Insert);
+    assert_eq!((t.inserts, t.insert_share()), (None, 1.0));
+    let m = parse(
+        "m.yaml",
         &GAME.replace("otherwise: insert", "otherwise: insert\n    inserts: 0.2"),
-        18,
-        16,
-        "does not plan",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.workload.operations[0].terms.inserts, Some(0.2));
+}
+
+/// The insert builds the whole stack: a required field that neither the
+/// filter nor the increments give is refused; made optional, it reads.
+#[test]
+fn a_required_field_the_upsert_cannot_give_is_refused() {
+    let level = GAME.replace(
+        "      qty: int\n",
+        "      qty: int\n      level: {type: int, required: true}\n",
     );
+    one_error(&level, 19, 16, "the required field `level`");
+    let optional = level.replace("required: true", "required: false");
+    parse("m.yaml", &optional).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
@@ -68,17 +83,25 @@ fn without_otherwise_the_same_write_parses() {
 }
 
 #[test]
-fn an_entity_not_embedded_as_an_array_is_refused() {
+fn an_upsert_is_planned_in_its_own_collection_but_not_in_buckets() {
     let pinned = GAME.replace(
         "child_field: player}",
         "child_field: player, layout: parent-reference}",
     );
-    one_error(&pinned, 18, 16, "not embedded as an array");
+    parse("m.yaml", &pinned).unwrap_or_else(|e| panic!("{e}"));
+    let bucket = GAME.replace(
+        "child_field: player}",
+        "child_field: player, layout: bucket}",
+    );
+    one_error(&bucket, 18, 16, "is pinned to `bucket`");
     let root = GAME
         .replace("    unique: [[player, kind]]\n", "    unique: [[kind]]\n")
         .replace("relationships:\n  inventory: {parent: player, child: stack, children: {typical: 30, max: 2000}, child_field: player}\n", "")
         .replace("filter: {player: eq, kind: eq}", "filter: {kind: eq}");
-    one_error(&root, 16, 16, "child of no one-to-many relationship");
+    // A root entity: its own collection, keyed by its unique combination.
+    parse("m.yaml", &root).unwrap_or_else(|e| panic!("{e}"));
+    let no_key = root.replace("filter: {kind: eq}", "filter: {qty: eq}");
+    one_error(&no_key, 16, 16, "has no key condition");
 }
 
 #[test]

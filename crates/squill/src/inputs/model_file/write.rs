@@ -216,8 +216,11 @@ fn terms(out: &mut String, model: &Model, t: &crate::model::WriteTerms) {
         });
         let _ = writeln!(out, "    when: {}", list(items));
     }
-    if t.is_conditional() {
+    if t.is_conditional() || t.upserts() {
         let _ = writeln!(out, "    otherwise: {}", t.otherwise.name());
+    }
+    if let Some(share) = t.inserts {
+        let _ = writeln!(out, "    inserts: {}", num(share));
     }
     if !t.increments.is_empty() {
         let items: Vec<String> = t

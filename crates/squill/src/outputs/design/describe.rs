@@ -573,6 +573,7 @@ fn test(f: &StepFilter) -> &'static str {
         (_, ValueSource::RoomFor { .. }) => "lte",
         (_, ValueSource::Above { .. }) => "gt",
         (_, ValueSource::Missing) => "missing",
+        (_, ValueSource::NotHeld) => "ne",
         (_, ValueSource::WindowStart { .. }) => "gte",
         (_, ValueSource::WindowEnd { .. }) => "lt",
         (_, ValueSource::Unexpired { .. }) => "gt",
@@ -603,6 +604,7 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
         ValueSource::Below { limit } | ValueSource::Above { limit } => words::int(*limit),
         ValueSource::RoomFor { limit } => format!("{} less the chunk's length", words::int(*limit)),
         ValueSource::Missing => "the array has room".to_string(),
+        ValueSource::NotHeld => "parameter, held by no element yet".to_string(),
         ValueSource::WindowStart { field } => format!("the start of the window on {field}"),
         ValueSource::WindowEnd { field } => format!("the end of the window on {field}"),
         ValueSource::WindowKey { field, unit } => {
@@ -949,6 +951,7 @@ pub(crate) fn otherwise(o: crate::model::Otherwise, claim: bool) -> &'static str
         // whose condition is its own result was already done (audit46 D9).
         crate::model::Otherwise::Skip if claim => "nothing to do (none to claim)",
         crate::model::Otherwise::Skip => "nothing to do (already done)",
+        crate::model::Otherwise::Insert => "the next steps add it",
     }
 }
 
