@@ -7,6 +7,7 @@ mod bounded;
 mod bucket_tenant;
 mod capacity;
 mod cascade;
+mod claim_walk_priced;
 mod correlation;
 mod counted_words;
 mod counts;
