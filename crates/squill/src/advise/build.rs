@@ -667,6 +667,9 @@ fn walk_priced(
     }
 }
 
+/// Each claim with the keys and documents it walks past per run.
+type Claims = Vec<(OperationId, f64)>;
+
 /// The claims that use `list[i]` (a partial index over the documents their
 /// condition selects, `status = free`) over the full index of `list` that
 /// can stand in for it with the shortest walk (`walk::past`): that index,
@@ -678,7 +681,7 @@ fn walk(
     needs: &[(OperationId, &IndexNeed)],
     list: &[Index],
     i: usize,
-) -> Option<(usize, bool, Vec<(OperationId, f64)>)> {
+) -> Option<(usize, bool, Claims)> {
     let model = facts.model;
     let c = &facts.settings.design.costs;
     let of = |x: &Index| -> Vec<&(OperationId, &IndexNeed)> {

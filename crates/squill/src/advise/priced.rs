@@ -8,6 +8,13 @@ use crate::candidates::space::Space;
 use crate::costs::plan::{OpPlan, Planner};
 use crate::design::Cost;
 
+/// An index by collection, keys and partial conditions.
+type IndexKey = (
+    String,
+    Vec<(String, i32)>,
+    Vec<crate::design::PartialCondition>,
+);
+
 /// Weighted totals of a state, and each operation's plan.
 pub(super) struct Priced {
     pub totals: Cost,
@@ -21,11 +28,7 @@ pub(super) fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: 
     let planner = Planner { facts, space, p };
     let mut totals = Cost::default();
     let mut plans = Vec::new();
-    let mut seen: Vec<(
-        String,
-        Vec<(String, i32)>,
-        Vec<crate::design::PartialCondition>,
-    )> = Vec::new();
+    let mut seen: Vec<IndexKey> = Vec::new();
     for op in facts.model.operation_ids() {
         let mut plan = planner.plan(op);
         plan.name_indexes();
