@@ -228,3 +228,30 @@ fn scan_reads_the_radius_and_the_limit_of_geo_reads_from_the_log() {
     );
     assert_eq!(text.matches("assumed").count(), 1, "{text}");
 }
+
+/// Issue 41: a `$geoWithin` by a shape (tests/fixtures/places/shapes.log)
+/// searches the shape's area, which the log's corners give, where it was
+/// priced as a circle of an assumed 1 km. A `$box` of 0.04° by 0.03° at
+/// 48.8° north is 9.77 km²; a `$polygon` half its size in the same shape
+/// leaves the larger; a `$geometry` triangle is 4.885 km².
+#[test]
+fn scan_reads_the_area_of_a_box_or_a_polygon_from_the_log() {
+    let dir = TempDir::new("scan-geo-shapes");
+    let text = emitted_model(
+        &dir,
+        &[
+            fixture().join("dump").into(),
+            "--workload".into(),
+            fixture().join("shapes.log").into(),
+        ],
+    );
+    let boxed = operation_with(&text, "filter: {location: within(9.77 km2), open: eq}").join("\n");
+    assert!(
+        boxed.contains("# the area the logs show: 9.77 km2"),
+        "{boxed}"
+    );
+    let triangle =
+        operation_with(&text, "filter: {location: within(4.885 km2), name: eq}").join("\n");
+    assert!(triangle.contains("# the area the logs show"), "{triangle}");
+    assert!(!text.contains("assumed"), "{text}");
+}

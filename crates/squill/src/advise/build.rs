@@ -33,7 +33,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
         p: &p,
         budget: std::cell::Cell::new(0),
     };
-    let mut walked = Vec::new();
+    let mut walked = Walked::default();
     let collections = collections(facts, space, &p, &docs, &priced, &mut walked);
     let relationships = model
         .relationship_ids()
@@ -60,6 +60,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
     let mut totals = priced.totals;
     let mut operations: Vec<OperationPlan> = operations;
     walk_priced(facts, &walked, &mut operations, &mut totals);
+    let mixes = mixes(facts, &operations, &totals);
     let mut design = Design {
         schema_version: DESIGN_SCHEMA_VERSION,
         model: model.name.clone(),
@@ -73,7 +74,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
         entities,
         operations,
         totals,
-        mixes: mixes(facts, &priced),
+        mixes,
         findings: Vec::new(),
         current: None,
         tenancy: None,
@@ -91,7 +92,7 @@ fn collections(
     p: &Placement<'_>,
     docs: &DocBuilder<'_>,
     priced: &Priced,
-    walked: &mut Vec<(OperationId, f64)>,
+    walked: &mut Walked,
 ) -> Vec<Collection> {
     let model = facts.model;
     let mut out: Vec<Collection> = Vec::new();
@@ -538,20 +539,27 @@ fn generated_examples(model: &crate::model::Model, design: &mut Design) {
 
 /// The design priced under each mix of a model that has several: the
 /// operations' costs weighted by that mix's rates, and the part of the
-/// score no operation accounts for (the indexes held) as it is.
-fn mixes(facts: &Facts<'_>, priced: &Priced) -> Vec<crate::design::MixTotals> {
+/// score no operation accounts for (the indexes held) as it is. The
+/// operations' costs are the report's, with the walks of claims whose
+/// partial index went (`walk_priced`): a walk is paid at its claims' rate
+/// in each mix.
+fn mixes(
+    facts: &Facts<'_>,
+    operations: &[OperationPlan],
+    total: &Cost,
+) -> Vec<crate::design::MixTotals> {
     let model = facts.model;
     if model.workload.mixes.len() < 2 {
         return Vec::new();
     }
     let weighted = |mix: usize| {
         let mut c = Cost::default();
-        for (op, plan) in model.operation_ids().zip(&priced.plans) {
+        for (op, plan) in model.operation_ids().zip(operations) {
             c.add_scaled(&plan.cost, model.operation(op).rate(mix));
         }
         c
     };
-    let held = priced.totals.score - weighted(facts.mix).score;
+    let held = total.score - weighted(facts.mix).score;
     model
         .workload
         .mixes
@@ -559,7 +567,7 @@ fn mixes(facts: &Facts<'_>, priced: &Priced) -> Vec<crate::design::MixTotals> {
         .enumerate()
         .map(|(i, m)| {
             let mut totals = weighted(i);
-            totals.index_entries = priced.totals.index_entries;
+            totals.index_entries = total.index_entries;
             totals.score += held;
             crate::design::MixTotals {
                 mix: m.name.clone(),
@@ -622,90 +630,103 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
     }
 }
 
+/// The partial indexes that went for a full one (`walk`): the walks of
+/// their claims, and the entries they would have held.
+#[derive(Default)]
+struct Walked {
+    /// Each claim with the keys and documents it walks past per run.
+    claims: Vec<(OperationId, f64)>,
+    /// Entries the partial indexes would hold (`price` counted them).
+    entries: f64,
+}
+
 /// The claims whose partial index went for a full one another operation
 /// wants (`walk`: the walk costs less than the partial index's upkeep)
 /// examine the documents that fail their condition on the way: each
-/// claim's cost, and the totals at its rate, count them.
+/// claim's cost, and the totals' keys and documents at its rate, count
+/// them. The score already does: the search priced the walk in place of
+/// the partial index's upkeep (`optimize::wanted_cost`).
 fn walk_priced(
     facts: &Facts<'_>,
-    walked: &[(OperationId, f64)],
+    walked: &Walked,
     operations: &mut [OperationPlan],
     totals: &mut Cost,
 ) {
     let c = &facts.settings.design.costs;
-    for &(op, past) in walked {
+    totals.index_entries -= walked.entries;
+    for &(op, past) in &walked.claims {
         let Some(plan) = operations.get_mut(op.index()) else {
             continue;
         };
-        let before = plan.cost.score;
         plan.cost.index_keys_examined += past;
         plan.cost.documents_examined += past;
         plan.cost.rescore(c);
         let rate = plan.rate;
         totals.index_keys_examined += rate * past;
         totals.documents_examined += rate * past;
-        totals.score += rate * (plan.cost.score - before);
     }
 }
 
-/// The walk of the claims that use `partial` (an index over the documents
-/// their condition selects, `status = free`) over `full` (the same keys
-/// over every document, which another operation wants), and whether it
-/// costs more per second than `partial`'s upkeep. Over `full`, a claim
-/// reaches its first document past those that fail the condition, each
-/// fetched to test it: about `1 / share - 1` more keys and documents per
-/// run, the share being `partial`'s entries over `full`'s (audit45 gap 6:
-/// `book_earliest` was priced at 1 key on an index without `status`).
 /// Each claim with the keys and documents it walks past per run.
+type Claims = Vec<(OperationId, f64)>;
+
+/// The claims that use `list[i]` (a partial index over the documents their
+/// condition selects, `status = free`) over the full index of `list` that
+/// can stand in for it with the shortest walk (`walk::past`): that index,
+/// whether the walk costs more per second than `list[i]`'s upkeep, and
+/// each claim with the keys and documents it walks past per run. The
+/// search priced the same choice (`optimize::wanted_cost`).
 fn walk(
     facts: &Facts<'_>,
     needs: &[(OperationId, &IndexNeed)],
-    partial: &Index,
-    full: &Index,
-) -> (bool, Vec<(OperationId, f64)>) {
+    list: &[Index],
+    i: usize,
+) -> Option<(usize, bool, Claims)> {
     let model = facts.model;
     let c = &facts.settings.design.costs;
-    let mine: Vec<&(OperationId, &IndexNeed)> = needs
-        .iter()
-        .filter(|(_, n)| n.keys == partial.keys && n.partial == partial.partial)
-        .collect();
-    let whole = needs
-        .iter()
-        .find(|(_, n)| n.keys == full.keys && n.partial.is_empty())
-        .map(|(_, n)| n.entries);
-    let (Some(whole), Some(&&(_, need))) = (whole, mine.first()) else {
-        return (false, Vec::new());
-    };
-    if whole <= 0.0 || need.entries <= 0.0 || need.entries >= whole {
-        return (false, Vec::new());
-    }
-    // A full index that keys the condition's field by equality (`{org,
-    // status, …}` under a claim filtered on `status` too) goes straight
-    // to the documents that meet it: no walk.
-    let keyed = partial.partial.iter().all(|c| match c {
-        crate::design::PartialCondition::Equals { path, .. } => full
-            .keys
+    let of = |x: &Index| -> Vec<&(OperationId, &IndexNeed)> {
+        needs
             .iter()
-            .take(need.equalities)
-            .any(|(k, _)| k == path),
-        _ => false,
-    });
-    if keyed {
-        return (false, Vec::new());
+            .filter(|(_, n)| n.keys == x.keys && n.partial == x.partial)
+            .collect()
+    };
+    let side = |x: &Index| {
+        let mine = of(x);
+        let first = mine.first()?.1;
+        Some(super::walk::Side {
+            keys: &first.keys,
+            partial: &first.partial,
+            entries: first.entries,
+            equalities: mine.iter().map(|(_, n)| n.equalities).min().unwrap_or(0),
+            unique: x.unique,
+        })
+    };
+    let me = side(&list[i])?;
+    let mut best = None;
+    for (j, x) in list.iter().enumerate() {
+        if j == i || x.expire_after_seconds.is_some() {
+            continue;
+        }
+        if let Some(past) = side(x).and_then(|full| super::walk::past(&me, &full)) {
+            best = super::walk::shorter(best, (j, past));
+        }
     }
-    let past = whole / need.entries - 1.0;
-    let claims: Vec<(OperationId, f64)> = mine
+    let (j, past) = best?;
+    let mine = of(&list[i]);
+    let mut claims: Vec<(OperationId, f64)> = Vec::new();
+    for (op, _) in &mine {
+        if model.operation(*op).terms.claim.is_some() && !claims.iter().any(|(o, _)| o == op) {
+            claims.push((*op, past));
+        }
+    }
+    let rate: f64 = claims
         .iter()
-        .filter(|(op, _)| model.operation(*op).terms.claim.is_some())
-        .map(|(op, _)| (*op, past))
-        .collect();
-    let per_second: f64 = claims
-        .iter()
-        .map(|(op, past)| model.operation(*op).rate(facts.mix) * past)
-        .sum::<f64>()
-        * (c.index_key + c.document_examined);
+        .map(|(op, _)| model.operation(*op).rate(facts.mix))
+        .sum();
+    let need = mine.first()?.1;
     let upkeep = crate::costs::index_score(need.held, need.writes, need.keys_per_write, c);
-    (per_second > upkeep, claims)
+    let claims = if past > 0.0 { claims } else { Vec::new() };
+    Some((j, super::walk::per_second(past, rate, c) > upkeep, claims))
 }
 
 /// Whether two indexes hold the same fields, in any order and direction.
@@ -720,7 +741,7 @@ fn indexes(
     facts: &Facts<'_>,
     needs: &[(OperationId, &IndexNeed)],
     by_id: &[OperationId],
-    walked: &mut Vec<(OperationId, f64)>,
+    walked: &mut Walked,
 ) -> Vec<Index> {
     let mut list: Vec<Index> = Vec::new();
     for &(op, need) in needs {
@@ -802,27 +823,9 @@ fn indexes(
     // the sort keys after them must run the same way or all reversed.
     let mut i = 0;
     while i < list.len() {
-        let equalities = needs
-            .iter()
-            .filter(|(_, n)| n.keys == list[i].keys && n.partial == list[i].partial)
-            .map(|(_, n)| n.equalities)
-            .min()
-            .unwrap_or(0);
-        let full = (0..list.len()).find(|&j| {
-            j != i
-                && !list[i].partial.is_empty()
-                && !list[i].unique
-                && list[j].partial.is_empty()
-                && list[j].expire_after_seconds.is_none()
-                && crate::costs::plan::covers_after_equalities(
-                    &list[j].keys,
-                    &list[i].keys,
-                    equalities,
-                )
-        });
-        let (dearer, claims) = full.map_or((false, Vec::new()), |j| {
-            walk(facts, needs, &list[i], &list[j])
-        });
+        let found = walk(facts, needs, &list, i);
+        let full = found.as_ref().map(|(j, ..)| *j);
+        let (dearer, claims) = found.map_or((false, Vec::new()), |(_, d, c)| (d, c));
         if let Some(j) = full
             && dearer
         {
@@ -834,10 +837,14 @@ fn indexes(
         } else if let Some(j) = full {
             // The claims walk the full index: priced so (`walked`).
             for w in claims {
-                if !walked.contains(&w) {
-                    walked.push(w);
+                if !walked.claims.contains(&w) {
+                    walked.claims.push(w);
                 }
             }
+            walked.entries += needs
+                .iter()
+                .find(|(_, n)| n.keys == list[i].keys && n.partial == list[i].partial)
+                .map_or(0.0, |(_, n)| n.held);
             let users = std::mem::take(&mut list[i].used_by);
             for u in users {
                 if !list[j].used_by.contains(&u) {

@@ -19,6 +19,7 @@ mod search;
 mod sharding;
 mod tenancy;
 pub mod verdicts;
+mod walk;
 mod watch;
 
 #[cfg(test)]

@@ -19,60 +19,197 @@ mod by_parts;
 pub(crate) use by_parts::part_scores;
 
 type Keys = Vec<(String, i32)>;
-type IndexKey = (String, Keys);
-/// One collection's wanted indexes: keys, how many plan steps want them, standing cost.
-type Wanted = Vec<(Keys, u32, f64)>;
+/// An index a plan step wants: its collection, keys and partial conditions
+/// (a claim's partial index and a read's full one of the same keys are two
+/// indexes, each with its own upkeep).
+type IndexKey = (String, Keys, Vec<crate::design::PartialCondition>);
+/// One collection's wanted indexes.
+type Wanted = Vec<Want>;
+
+/// One index the plans want on a collection.
+#[derive(Clone)]
+struct Want {
+    keys: Keys,
+    partial: Vec<crate::design::PartialCondition>,
+    /// Its standing cost, and the entries it holds (the first wanter's figures).
+    cost: f64,
+    entries: f64,
+    /// The plan steps that want it, by operation.
+    users: Vec<User>,
+}
+
+/// An operation whose plan step wants an index.
+#[derive(Clone, Copy, PartialEq)]
+struct User {
+    op: OperationId,
+    /// The first keys the step tests by equality.
+    equalities: usize,
+    unique: bool,
+    /// The operation's rate when it is a claim (it walks an index that
+    /// stands in for its partial one), else 0.
+    claim_rate: f64,
+}
+
+/// What one plan step's index adds to its collection's wants.
+#[derive(Clone)]
+struct Wish {
+    key: IndexKey,
+    cost: f64,
+    entries: f64,
+    user: User,
+}
 
 /// Whether index `long` serves every query index `short` would (the
 /// planner's own matcher, `costs::plan::covers`).
 pub use crate::costs::plan::covers;
 
-/// Standing cost of one collection's indexes: one covered by another costs nothing.
-fn wanted_cost(list: &Wanted) -> f64 {
-    // Same sum, in the same order, as over the list of live entries, without
-    // collecting that list (this runs for every move the search tries).
+/// Standing cost of one collection's indexes: one covered by another of
+/// the same partial conditions costs nothing (`build` drops it); a claim's
+/// partial index that a full one of the wanted indexes can stand in for
+/// costs its upkeep or the claims' walk over the full one, whichever is
+/// less (`build` keeps it or drops it so, `walk`).
+fn wanted_cost(list: &Wanted, c: &crate::settings::CostCoefficients) -> f64 {
     let mut total = 0.0;
-    let mut i = 0usize;
-    for (k, n, c) in list {
-        if *n == 0 {
+    for (i, w) in list.iter().enumerate() {
+        let covered = list.iter().enumerate().any(|(j, o)| {
+            j != i
+                && o.partial == w.partial
+                && covers(&o.keys, &w.keys)
+                && (o.keys.len() > w.keys.len() || j < i)
+        });
+        if covered {
             continue;
         }
-        let mut j = 0usize;
-        let mut covered = false;
-        for (o, m, _) in list {
-            if *m == 0 {
-                continue;
+        total += match walked(list, i) {
+            Some(past) => {
+                let walk = super::walk::per_second(past, claim_rate(w), c);
+                if walk > w.cost { w.cost } else { walk }
             }
-            if j != i && covers(o, k) && (o.len() > k.len() || j < i) {
-                covered = true;
-                break;
-            }
-            j += 1;
-        }
-        if !covered {
-            total += c;
-        }
-        i += 1;
+            None => w.cost,
+        };
     }
     total
 }
 
-fn want(map: &mut FxHashMap<String, Wanted>, key: &IndexKey, cost: f64, delta: i64) {
+/// How `list[i]` looks to `walk`.
+fn side(w: &Want) -> super::walk::Side<'_> {
+    super::walk::Side {
+        keys: &w.keys,
+        partial: &w.partial,
+        entries: w.entries,
+        equalities: w.users.iter().map(|u| u.equalities).min().unwrap_or(0),
+        unique: w.users.iter().any(|u| u.unique),
+    }
+}
+
+/// The keys each claim of partial index `list[i]` walks past per run over
+/// the shortest-walked full index of `list` that can stand in for it.
+fn walked(list: &Wanted, i: usize) -> Option<f64> {
+    if list[i].partial.is_empty() {
+        return None;
+    }
+    let me = side(&list[i]);
+    let mut best = None;
+    for (j, o) in list.iter().enumerate() {
+        if let Some(past) = super::walk::past(&me, &side(o)) {
+            best = super::walk::shorter(best, (j, past));
+        }
+    }
+    best.map(|(_, past)| past)
+}
+
+/// The summed rate of the claims among `w`'s users, each operation once,
+/// in the operations' order (the users are kept so).
+fn claim_rate(w: &Want) -> f64 {
+    let mut rate = 0.0;
+    let mut last = None;
+    for u in &w.users {
+        if last != Some(u.op) {
+            rate += u.claim_rate;
+            last = Some(u.op);
+        }
+    }
+    rate
+}
+
+fn want(map: &mut FxHashMap<String, Wanted>, wish: &Wish, delta: i64) {
+    let key = &wish.key;
     // Look up before inserting: `entry` would clone the name on every call.
     let list = match map.get_mut(key.0.as_str()) {
         Some(l) => l,
         None => map.entry(key.0.clone()).or_default(),
     };
-    match list.iter().position(|(k, _, _)| *k == key.1) {
+    let at = list
+        .iter()
+        .position(|w| w.keys == key.1 && w.partial == key.2);
+    match at {
+        Some(i) if delta > 0 => {
+            let users = &mut list[i].users;
+            let to = users.partition_point(|u| u.op <= wish.user.op);
+            users.insert(to, wish.user);
+        }
         Some(i) => {
-            let e = &mut list[i];
-            e.1 = (i64::from(e.1) + delta).max(0) as u32;
-            if e.1 == 0 {
+            let users = &mut list[i].users;
+            if let Some(u) = users.iter().position(|u| *u == wish.user) {
+                users.remove(u);
+            }
+            if users.is_empty() {
                 list.remove(i);
             }
         }
-        None if delta > 0 => list.push((key.1.clone(), delta as u32, cost)),
+        None if delta > 0 => list.push(Want {
+            keys: key.1.clone(),
+            partial: key.2.clone(),
+            cost: wish.cost,
+            entries: wish.entries,
+            users: vec![wish.user],
+        }),
         None => {}
+    }
+}
+
+/// The wish of a plan step's index `need` of operation `op`.
+fn wish(facts: &Facts<'_>, op: OperationId, need: &crate::costs::plan::IndexNeed) -> Wish {
+    let c = &facts.settings.design.costs;
+    let o = facts.model.operation(op);
+    Wish {
+        key: (
+            need.collection.clone(),
+            need.keys.clone(),
+            need.partial.clone(),
+        ),
+        cost: index_score(need.held, need.writes, need.keys_per_write, c),
+        entries: need.entries,
+        user: User {
+            op,
+            equalities: need.equalities,
+            unique: need.unique,
+            claim_rate: if o.terms.claim.is_some() {
+                o.rate(facts.mix)
+            } else {
+                0.0
+            },
+        },
+    }
+}
+
+/// The wish of the TTL index an insert's plan carries (costs/plan/expiry.rs).
+fn ttl_wish(facts: &Facts<'_>, op: OperationId, t: &crate::costs::plan::expiry::TtlUpkeep) -> Wish {
+    Wish {
+        key: (t.collection.clone(), t.keys.clone(), Vec::new()),
+        cost: index_score(
+            t.held,
+            t.writes,
+            t.keys_per_write,
+            &facts.settings.design.costs,
+        ),
+        entries: t.held,
+        user: User {
+            op,
+            equalities: 0,
+            unique: false,
+            claim_rate: 0.0,
+        },
     }
 }
 
@@ -102,26 +239,15 @@ fn priced_total(
     for op in ops {
         let plan = planner.plan(op);
         total += plan.cost.score * facts.model.operation(op).rate(facts.mix);
-        for need in plan.indexes {
-            let c = index_score(
-                need.held,
-                need.writes,
-                need.keys_per_write,
-                &facts.settings.design.costs,
-            );
-            want(&mut wanted, &(need.collection, need.keys), c, 1);
+        for need in &plan.indexes {
+            want(&mut wanted, &wish(facts, op, need), 1);
         }
-        if let Some(t) = plan.expiry {
-            let c = index_score(
-                t.held,
-                t.writes,
-                t.keys_per_write,
-                &facts.settings.design.costs,
-            );
-            want(&mut wanted, &(t.collection, t.keys), c, 1);
+        if let Some(t) = &plan.expiry {
+            want(&mut wanted, &ttl_wish(facts, op, t), 1);
         }
     }
-    total + wanted.values().map(wanted_cost).sum::<f64>()
+    let c = &facts.settings.design.costs;
+    total + wanted.values().map(|w| wanted_cost(w, c)).sum::<f64>()
 }
 
 /// The rules' tie-break: a small charge for each choice no rule supports.
@@ -139,7 +265,7 @@ pub const PLAN_BUDGET: u64 = 2_000_000;
 
 /// What pricing a move gives: the new total, the re-planned operations,
 /// their scores and their indexes.
-type Priced = (f64, Vec<OperationId>, Vec<f64>, Vec<Vec<(IndexKey, f64)>>);
+type Priced = (f64, Vec<OperationId>, Vec<f64>, Vec<Vec<Wish>>);
 
 /// Incremental evaluation of states that differ from the current one by a move.
 struct Search<'f, 's> {
@@ -155,7 +281,7 @@ struct Search<'f, 's> {
     /// Relationships whose option no rule supports, under `state`.
     unsupported: usize,
     op_score: Vec<f64>,
-    op_idx: Vec<Vec<(IndexKey, f64)>>,
+    op_idx: Vec<Vec<Wish>>,
     wanted: FxHashMap<String, Wanted>,
     total: f64,
 }
@@ -198,7 +324,11 @@ impl<'f, 's> Search<'f, 's> {
 
     fn recount(&self) -> f64 {
         self.op_score.iter().sum::<f64>()
-            + self.wanted.values().map(wanted_cost).sum::<f64>()
+            + self
+                .wanted
+                .values()
+                .map(|w| wanted_cost(w, &self.facts.settings.design.costs))
+                .sum::<f64>()
             + penalty(self.facts, self.space, &self.state)
     }
 
@@ -253,9 +383,9 @@ impl<'f, 's> Search<'f, 's> {
         let mut touched: FxHashMap<String, Wanted> = FxHashMap::default();
         for op in ops {
             total -= self.op_score[op.index()];
-            for (k, c) in &self.op_idx[op.index()] {
-                self.touch(&mut touched, &k.0);
-                want(&mut touched, k, *c, -1);
+            for w in &self.op_idx[op.index()] {
+                self.touch(&mut touched, &w.key.0);
+                want(&mut touched, w, -1);
             }
         }
         self.planned.set(self.planned.get() + ops.len() as u64);
@@ -268,21 +398,16 @@ impl<'f, 's> Search<'f, 's> {
             let mut mine = Vec::with_capacity(plan.indexes.len());
             // The TTL index an insert's plan carries is wanted as the
             // steps' indexes are (costs/plan/expiry.rs).
-            let ttl = plan
-                .expiry
-                .as_ref()
-                .map(|t| (&t.collection, &t.keys, t.held, t.writes, t.keys_per_write));
-            let needs = plan
+            let ttl = plan.expiry.as_ref().map(|t| ttl_wish(self.facts, *op, t));
+            let wishes = plan
                 .indexes
                 .iter()
-                .map(|n| (&n.collection, &n.keys, n.held, n.writes, n.keys_per_write))
+                .map(|n| wish(self.facts, *op, n))
                 .chain(ttl);
-            for (coll, keys, held, writes, per) in needs {
-                let c = index_score(held, writes, per, coef);
-                let key = (coll.clone(), keys.clone());
-                self.touch(&mut touched, &key.0);
-                want(&mut touched, &key, c, 1);
-                mine.push((key, c));
+            for w in wishes {
+                self.touch(&mut touched, &w.key.0);
+                want(&mut touched, &w, 1);
+                mine.push(w);
             }
             idx.push(mine);
             if let Some(k) = keep.as_deref_mut() {
@@ -291,8 +416,8 @@ impl<'f, 's> Search<'f, 's> {
         }
         p.revert();
         for (coll, after) in &touched {
-            let before = self.wanted.get(coll).map_or(0.0, wanted_cost);
-            total += wanted_cost(after) - before;
+            let before = self.wanted.get(coll).map_or(0.0, |w| wanted_cost(w, coef));
+            total += wanted_cost(after, coef) - before;
         }
         Some((total, ops.to_vec(), scores, idx))
     }
@@ -369,16 +494,16 @@ impl<'f, 's> Search<'f, 's> {
         out
     }
 
-    fn apply(&mut self, ops: &[OperationId], scores: Vec<f64>, idx: Vec<Vec<(IndexKey, f64)>>) {
+    fn apply(&mut self, ops: &[OperationId], scores: Vec<f64>, idx: Vec<Vec<Wish>>) {
         for op in ops {
-            for (k, c) in std::mem::take(&mut self.op_idx[op.index()]) {
-                want(&mut self.wanted, &k, c, -1);
+            for w in std::mem::take(&mut self.op_idx[op.index()]) {
+                want(&mut self.wanted, &w, -1);
             }
         }
         for ((op, s), mine) in ops.iter().zip(scores).zip(idx) {
             self.op_score[op.index()] = s;
-            for (k, c) in &mine {
-                want(&mut self.wanted, k, *c, 1);
+            for w in &mine {
+                want(&mut self.wanted, w, 1);
             }
             self.op_idx[op.index()] = mine;
         }

@@ -8,6 +8,13 @@ use crate::candidates::space::Space;
 use crate::costs::plan::{OpPlan, Planner};
 use crate::design::Cost;
 
+/// An index by collection, keys and partial conditions.
+type IndexKey = (
+    String,
+    Vec<(String, i32)>,
+    Vec<crate::design::PartialCondition>,
+);
+
 /// Weighted totals of a state, and each operation's plan.
 pub(super) struct Priced {
     pub totals: Cost,
@@ -21,24 +28,27 @@ pub(super) fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: 
     let planner = Planner { facts, space, p };
     let mut totals = Cost::default();
     let mut plans = Vec::new();
-    let mut seen: Vec<(String, Vec<(String, i32)>)> = Vec::new();
+    let mut seen: Vec<IndexKey> = Vec::new();
     for op in facts.model.operation_ids() {
         let mut plan = planner.plan(op);
         plan.name_indexes();
         totals.add_scaled(&plan.cost, facts.model.operation(op).rate(facts.mix));
         // The steps' indexes, and the TTL index an insert of an expiring
         // entity carries (costs/plan/expiry.rs).
+        // A partial index and a full one of the same keys are two
+        // (`build` takes out a partial one that goes for a full one).
+        let none = Vec::new();
         let ttl = plan
             .expiry
             .as_ref()
-            .map(|t| (&t.collection, &t.keys, t.held));
+            .map(|t| (&t.collection, &t.keys, &none, t.held));
         let needs = plan
             .indexes
             .iter()
-            .map(|n| (&n.collection, &n.keys, n.held))
+            .map(|n| (&n.collection, &n.keys, &n.partial, n.held))
             .chain(ttl);
-        for (coll, keys, held) in needs {
-            let key = (coll.clone(), keys.clone());
+        for (coll, keys, partial, held) in needs {
+            let key = (coll.clone(), keys.clone(), partial.clone());
             if !seen.contains(&key) {
                 seen.push(key);
                 totals.index_entries += held;

@@ -227,14 +227,43 @@ fn operation(
         };
         let capped = radius_m.filter(|r| *r > max_m);
         let radius = radius_m.map(|r| radius_text(r.min(max_m)));
+        // A `within` by a box or a polygon searches its area, when the
+        // logs show one larger than the circle they show.
+        let max_km2 = crate::inputs::model_file::MAX_AREA_KM2;
+        let area_km2 = s.area_km2.filter(|a| {
+            radius_m.is_none_or(|r| *a > std::f64::consts::PI * (r.min(max_m) / 1000.0).powi(2))
+        });
+        let area = area_km2.map(|a| area_text(a.min(max_km2)));
         let parts: Vec<String> = filter
             .iter()
-            .map(|f| format!("{}: {}", key(&f.path), op(f.op, radius.as_deref())))
+            .map(|f| {
+                let searched = match (f.op, &area) {
+                    (OpClass::Within, Some(a)) => Some(a.as_str()),
+                    _ => radius.as_deref(),
+                };
+                format!("{}: {}", key(&f.path), op(f.op, searched))
+            })
             .collect();
         let _ = writeln!(out, "    filter: {{{}}}", parts.join(", "));
+        if let (Some(a), Some(logged)) = (&area, area_km2)
+            && filter.iter().any(|f| f.op == OpClass::Within)
+        {
+            let _ = if logged > max_km2 {
+                writeln!(
+                    out,
+                    "    # the logs' area, {}, the largest of the shape's searches, is above the largest a model takes (half the Earth's surface): capped at {a}",
+                    area_text(logged)
+                )
+            } else {
+                writeln!(
+                    out,
+                    "    # the area the logs show: {a}, the largest of the shape's searches (a $box, $polygon or $geometry, its corners taken as degrees of longitude and latitude)"
+                )
+            };
+        }
         if filter
             .iter()
-            .any(|f| matches!(f.op, OpClass::Near | OpClass::Within))
+            .any(|f| f.op == OpClass::Near || (f.op == OpClass::Within && area.is_none()))
         {
             let _ = match (&radius, capped) {
                 (Some(r), Some(logged)) => writeln!(
@@ -258,7 +287,7 @@ fn operation(
                 ),
                 (None, _) => writeln!(
                     out,
-                    "    # assumed: a search within {ASSUMED_RADIUS}; the logs show the place searched, not its radius"
+                    "    # assumed: a search within {ASSUMED_RADIUS}; the logs show the place searched, not its radius or its corners"
                 ),
             };
         }
@@ -344,6 +373,16 @@ const ASSUMED_LIMIT: u32 = 20;
 /// it (shapes keep no values): the model needs one to price the places
 /// inside it, and the comment beside the operation says it is assumed.
 const ASSUMED_RADIUS: &str = "1 km";
+
+/// An area in km² as the model writes one: km² from 1 km², else m², to
+/// the square metre.
+fn area_text(km2: f64) -> String {
+    if km2 >= 1.0 {
+        format!("{} km2", round((km2 * 1000.0).round() / 1000.0))
+    } else {
+        format!("{} m2", round((km2 * 1e6).round().max(1.0)))
+    }
+}
 
 /// A radius in metres as the model writes one: kilometres from 1 km,
 /// to the metre.

@@ -383,6 +383,7 @@ fn shape_report(
         limit: s.limit,
         radius_m: s.radius_m,
         radius_flat: s.radius_flat,
+        area_km2: s.area_km2,
         example: if show_values { s.example } else { None },
     }
 }

@@ -10,6 +10,7 @@
 
 mod collect;
 mod entry;
+mod geo_area;
 mod json_line;
 mod legacy_line;
 mod lines;

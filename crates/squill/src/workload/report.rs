@@ -146,6 +146,10 @@ pub struct ShapeReport {
     /// `radius_m` came from a flat search's units taken as degrees.
     #[serde(skip)]
     pub radius_flat: Option<super::shape::FlatRadius>,
+    /// The largest area (km²) of a `$geoWithin` by a `$box`, a `$polygon`
+    /// or a `$geometry` polygon the executions show.
+    #[serde(skip)]
+    pub area_km2: Option<f64>,
     /// One filter as logged: only with `--show-values`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,

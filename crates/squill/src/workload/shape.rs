@@ -166,6 +166,9 @@ pub struct Observed {
     /// `radius_m` is a flat (`2d`) search's, whose units were taken as
     /// degrees (`FlatRadius`).
     pub radius_flat: Option<FlatRadius>,
+    /// The area of a `$geoWithin`'s `$box`, `$polygon` or `$geometry`
+    /// polygon, km², when the log shows its corners (`geo_area`).
+    pub area_km2: Option<f64>,
     /// The longest `$in` (or `$nin`) list in the filter.
     pub largest_in: u64,
     pub unanchored_regex: bool,
@@ -420,6 +423,11 @@ fn classes(value: &Node, seen: &mut Observed) -> Vec<OpClass> {
                     (None, None) => None,
                 };
                 note_radius(radius, seen);
+                if let Some(a) = super::geo_area::area_km2(operand)
+                    .filter(|a| seen.area_km2.is_none_or(|s| *a > s))
+                {
+                    seen.area_km2 = Some(a);
+                }
                 OpClass::Within
             }
             "$geoIntersects" => OpClass::Intersects,

@@ -40,6 +40,8 @@ pub struct ShapeStats {
     pub radius_m: Option<f64>,
     /// The largest radius was a flat search's, taken as degrees.
     pub radius_flat: Option<super::shape::FlatRadius>,
+    /// The largest area of a `$geoWithin` by a shape, km² (`Observed::area_km2`).
+    pub area_km2: Option<f64>,
     pub example: Option<String>,
 }
 
@@ -99,6 +101,12 @@ impl ShapeStats {
         {
             self.radius_m = Some(r);
             self.radius_flat = seen.radius_flat;
+        }
+        if let Some(a) = seen
+            .area_km2
+            .filter(|a| self.area_km2.is_none_or(|s| *a > s))
+        {
+            self.area_km2 = Some(a);
         }
         if self.example.is_none() {
             self.example.clone_from(&entry.example);

@@ -84,7 +84,7 @@ struct Seed<'s> {
     p: Placement<'s>,
     unsupported: usize,
     op_score: Vec<f64>,
-    op_idx: Vec<Vec<(super::IndexKey, f64)>>,
+    op_idx: Vec<Vec<super::Wish>>,
     wanted: rustc_hash::FxHashMap<String, super::Wanted>,
 }
 
@@ -349,14 +349,17 @@ fn part_total(search: &Search<'_, '_>, part: &Part) -> f64 {
     let mut colls: Vec<&str> = Vec::new();
     for op in &part.ops {
         total += search.op_score[op.index()];
-        for ((coll, _), _) in &search.op_idx[op.index()] {
-            colls.push(coll);
+        for w in &search.op_idx[op.index()] {
+            colls.push(&w.key.0);
         }
     }
     colls.sort_unstable();
     colls.dedup();
     for c in colls {
-        total += search.wanted.get(c).map_or(0.0, wanted_cost);
+        total += search
+            .wanted
+            .get(c)
+            .map_or(0.0, |w| wanted_cost(w, &search.facts.settings.design.costs));
     }
     total + unsupported_in(search.space, &search.state, part) as f64 * charge(search.facts)
 }

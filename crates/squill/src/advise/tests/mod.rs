@@ -8,6 +8,7 @@ mod bucket_tenant;
 mod capacity;
 mod cascade;
 mod chained_reads48;
+mod claim_walk_priced;
 mod correlation;
 mod counted_words;
 mod counts;
