@@ -157,27 +157,13 @@ fn expr(lang: Lang, e: &Expr) -> String {
         }
         // The value of `"$expr"`: `{"$lt": ["$used", "$quota"]}`.
         Expr::ElementFields {
-            test,
             array,
-            keys,
-            a,
-            b,
+            tests,
+            compares,
         } => {
-            let mut tests: Vec<String> = keys
-                .iter()
-                .map(|(k, v)| format!("{{\"$eq\": [{}, {v}]}}", q(&format!("$$e.{k}"))))
-                .collect();
-            tests.push(format!(
-                "{{{}: [{}, {}]}}",
-                q(test.operator()),
-                q(&format!("$$e.{a}")),
-                q(&format!("$$e.{b}"))
-            ));
-            format!(
-                "{{\"$anyElementTrue\": [{{\"$map\": {{\"input\": {}, \"as\": \"e\", \"in\": {{\"$and\": [{}]}}}}}}]}}",
-                q(&format!("${array}")),
-                tests.join(", ")
-            )
+            let spelled = |e: &Expr| expr(lang, e);
+            let spell = spell(lang, &spelled);
+            super::pipeline::any_element(&spell, array, tests, compares)
         }
         Expr::Fields(t, a, b) => format!(
             "{{{}: [{}, {}]}}",
@@ -1078,13 +1064,11 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
     update_doc_with(lang, step, &[])
 }
 
-/// The update document, with `incs` (a bulk write's amounts of one
-/// object) first under `$inc`, beside the step's other updates.
-fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
-    // Elements of an array changed or dropped, with the figures kept over
-    // it computed again: an update pipeline of its own (pipeline.rs).
-    let spell = super::pipeline::Spell {
-        expr: &|e| expr(lang, e),
+/// How `lang` spells what an update pipeline holds (pipeline.rs), its
+/// expressions by `expr`.
+fn spell<'a>(lang: Lang, expr: &'a dyn Fn(&Expr) -> String) -> super::pipeline::Spell<'a> {
+    super::pipeline::Spell {
+        expr,
         falsy: if lang == Lang::Python {
             "False"
         } else {
@@ -1092,7 +1076,16 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
         },
         ids: if lang == Lang::Python { "_ids" } else { "ids" },
         null: if lang == Lang::Python { "None" } else { "null" },
-    };
+    }
+}
+
+/// The update document, with `incs` (a bulk write's amounts of one
+/// object) first under `$inc`, beside the step's other updates.
+fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
+    // Elements of an array changed or dropped, with the figures kept over
+    // it computed again: an update pipeline of its own (pipeline.rs).
+    let spelled = |e: &Expr| expr(lang, e);
+    let spell = spell(lang, &spelled);
     if let Some(stages) = super::pipeline::elements(&spell, step) {
         return stages;
     }
