@@ -346,8 +346,11 @@ operations:
         }]
     );
     assert!(
-        write.conditions.iter().any(|c| c.path == "purchase_lines.qty"
-            && c.value == crate::model::Literal::Field("purchase_lines.cap".into())),
+        write
+            .conditions
+            .iter()
+            .any(|c| c.path == "purchase_lines.qty"
+                && c.value == crate::model::Literal::Field("purchase_lines.cap".into())),
         "{:?}",
         write.conditions
     );

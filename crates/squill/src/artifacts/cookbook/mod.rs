@@ -798,7 +798,10 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             tests,
             compares,
         } => {
-            let tests: Vec<_> = tests.iter().map(|(k, e)| json!([k, expr_json(e)])).collect();
+            let tests: Vec<_> = tests
+                .iter()
+                .map(|(k, e)| json!([k, expr_json(e)]))
+                .collect();
             let compares: Vec<_> = compares
                 .iter()
                 .map(|c| json!({"test": c.test, "a": c.a, "plus": c.plus, "value": c.value}))

@@ -50,7 +50,7 @@ fn object(pairs: &[(String, String)]) -> String {
 pub(super) fn elements(lang: &Spell<'_>, step: &StepCode) -> Option<String> {
     let (array, first) = step.updates.iter().find_map(|u| match u {
         Update::SetElements { path, fields, adds } => {
-            Some((path, rewrite(lang, step, path, (fields, adds))))
+            Some((path, rewrite(lang, step, path, fields, adds)))
         }
         Update::DropElements(path) => Some((path, drop(lang, step, path))),
         _ => None,
@@ -94,7 +94,8 @@ fn rewrite(
     lang: &Spell<'_>,
     step: &StepCode,
     array: &str,
-    (fields, adds): (&[(String, Expr)], &[(String, Expr)]),
+    fields: &[(String, Expr)],
+    adds: &[(String, Expr)],
 ) -> String {
     let mut values: Vec<(String, String)> = fields
         .iter()
@@ -150,7 +151,9 @@ fn matched(lang: &Spell<'_>, step: &StepCode, array: &str) -> Option<String> {
         .collect();
     for (_, e) in &step.filter {
         if let Expr::ElementFields {
-            array: of, compares, ..
+            array: of,
+            compares,
+            ..
         } = e
             && of == array
         {
