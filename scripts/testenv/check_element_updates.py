@@ -25,7 +25,9 @@ caller's amount must fail (and change nothing) when it would pass the
 cap, and add it when it fits. The plan once compared the arrays of all
 the lines' values with `$expr` and raised every line of the tier, then
 left the comparison out and raised them all again; the single line's
-`$add` of the array of values fails on MongoDB.
+`$add` of the array of values fails on MongoDB. A purchase's lines
+under `qty > 0`, then under `qty < cap`, must change only the lines
+that meet it.
 
 python check_element_updates.py DIR URI DB MONGOSH, with DIR the
 directory `squill generate` wrote for the fixture. Prints "ok: ..." per
@@ -155,6 +157,29 @@ def check_caps(db, lang, book):
            "the line with room gained 1, no other")
 
 
+def check_every(db, lang, book):
+    """A purchase's lines under a condition on each (`qty > 0`, `qty < cap`):
+    the lines that fail it stay as they were. The plan once wrote every
+    line (`$[]`, and `$` beside it)."""
+    db["purchase"].delete_many({})
+    db["purchase"].insert_many([
+        {"_id": 6, "purchase_lines": [capped(61, "C", 0, 5), capped(62, "C", 2, 2), capped(63, "C", 1, 5)]},
+        {"_id": 7, "purchase_lines": [capped(71, "C", 1, 5)]},
+    ])
+    try:
+        book.restock_purchase_lines(db, purchase_id=6)
+    except Exception as e:  # noqa: BLE001 (a failure is the check's)
+        fail(f"{lang} restock_purchase_lines(6) failed: {e}")
+    expect(lang, "restock_purchase_lines(6)", levels(db), [(61, 0), (62, 3), (63, 2), (71, 1)],
+           "the lines above 0 gained one, the empty one did not")
+    try:
+        book.bump_purchase_lines(db, purchase_id=6)
+    except Exception as e:  # noqa: BLE001 (a failure is the check's)
+        fail(f"{lang} bump_purchase_lines(6) failed: {e}")
+    expect(lang, "bump_purchase_lines(6)", levels(db), [(61, 1), (62, 3), (63, 3), (71, 1)],
+           "the lines below their cap gained one, the one past it did not")
+
+
 def main():
     directory, uri, db_name, mongosh = sys.argv[1:5]
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -165,6 +190,7 @@ def main():
     for lang, book in books:
         check(db, lang, book)
         check_caps(db, lang, book)
+        check_every(db, lang, book)
     sys.exit(1 if failures else 0)
 
 

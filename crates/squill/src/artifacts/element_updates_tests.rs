@@ -135,6 +135,8 @@ fn many_elements_update_only_the_matching_ones_against_a_server() {
             "ok: {lang} fill_tier_lines(C, 2): only the tier C line with room for 2 gained 2",
             "ok: {lang} fill_line(4, 42, 1): refused at the cap, no line changed",
             "ok: {lang} fill_line(4, 41, 1): the line with room gained 1, no other",
+            "ok: {lang} restock_purchase_lines(6): the lines above 0 gained one, the empty one did not",
+            "ok: {lang} bump_purchase_lines(6): the lines below their cap gained one, the one past it did not",
         ],
     );
 }
@@ -237,5 +239,43 @@ fn one_element_compares_its_own_fields_with_the_amount_added() {
     for text in code(&d, "fill_line") {
         assert!(text.contains(any), "{text}");
         assert!(!text.contains("\"$purchase_lines.qty\""), "{text}");
+    }
+}
+
+/// Every line of one purchase under a condition on each: a constant
+/// (`qty > 0`) names the lines (`$[e]`, the condition in `arrayFilters`);
+/// two fields (`qty < cap`) rewrite them by a pipeline tested on each. On
+/// the code before, the first wrote `$set purchase_lines.$[].qty` (every
+/// line, to a value the caller passed) beside `$inc purchase_lines.$.qty`,
+/// and the second left the comparison out (issue 41).
+#[test]
+fn a_documents_elements_under_a_condition_are_named_by_it() {
+    let (_, d) = crate::fixtures::load("embedded-element-updates");
+    let p = plan(&d, "restock_purchase_lines");
+    assert_eq!(
+        p.steps[0].updates,
+        vec![UpdateOp::Inc {
+            path: "purchase_lines.$[e].qty".into(),
+            by: Some(1.0),
+            amount: None,
+        }]
+    );
+    for text in code(&d, "restock_purchase_lines") {
+        assert!(
+            text.contains(r#"{"$inc": {"purchase_lines.$[e].qty": 1}}"#),
+            "{text}"
+        );
+        assert!(text.contains(r#"{"e.qty": {"$gt": 0}}"#), "{text}");
+    }
+    let p = plan(&d, "bump_purchase_lines");
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert!(
+        matches!(&p.steps[0].updates[..], [UpdateOp::SetElements { path, .. }] if path == "purchase_lines"),
+        "{:?}",
+        p.steps[0].updates
+    );
+    let cond = r#"{"$cond": [{"$lt": ["$$e.qty", "$$e.cap"]}, {"$mergeObjects": ["$$e", {"qty": {"$add": ["$$e.qty", {"$literal": 1}]}}]}, "$$e"]}"#;
+    for text in code(&d, "bump_purchase_lines") {
+        assert!(text.contains(cond), "{text}");
     }
 }

@@ -203,6 +203,22 @@ impl<'a> Planner<'a> {
             });
         }
         let step = &mut plan.steps[i];
+        // Every element of the documents found (`$[]`), under a condition
+        // on the element (`qty > 0`): only the elements that meet it
+        // change, so they are named (`$[e]`), and the cookbook's
+        // `arrayFilters` take the condition with the filter's other tests
+        // of the element. `$[]` changed every element of a document that
+        // held one meeting it.
+        if !rewritten && elem.ends_with("$[]") && !tested.is_empty() {
+            let every = format!("{}.$[].", acc.prefix);
+            let named = format!("{}.$[e].", acc.prefix);
+            for u in &mut step.updates {
+                let p = u.path_mut();
+                if p.starts_with(&every) {
+                    *p = p.replacen(&every, &named, 1);
+                }
+            }
+        }
         step.conditions = tested
             .into_iter()
             .map(|c| StepCondition {
