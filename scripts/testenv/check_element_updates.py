@@ -16,6 +16,19 @@ Deleting one line of P1 (by the purchase and the line's id), then tier
 A's lines, must pull those lines and no other (review47 item 1): the
 plan once read every line id of the holder and pulled them all.
 
+Conditions that compare two fields of each line (issue 41): in
+purchase P4, tier C holds a line below its cap, one at its cap, and a
+tier A line below its cap; P5 holds a tier C line at its cap. Bumping
+tier C's lines below their cap must raise only P4's first line; filling
+them by 2 while they fit under the cap likewise; filling one line by the
+caller's amount must fail (and change nothing) when it would pass the
+cap, and add it when it fits. The plan once compared the arrays of all
+the lines' values with `$expr` and raised every line of the tier, then
+left the comparison out and raised them all again; the single line's
+`$add` of the array of values fails on MongoDB. A purchase's lines
+under `qty > 0`, then under `qty < cap`, must change only the lines
+that meet it.
+
 python check_element_updates.py DIR URI DB MONGOSH, with DIR the
 directory `squill generate` wrote for the fixture. Prints "ok: ..." per
 check, "FAIL: ..." per failure; exits 1 on any failure.
@@ -39,7 +52,7 @@ def ok(msg):
 
 
 def line(lid, tier):
-    return {"_id": lid, "tier": tier, "qty": 1}
+    return {"_id": lid, "tier": tier, "qty": 1, "cap": 10}
 
 
 def quantities(db):
@@ -89,6 +102,84 @@ def check(db, lang, book):
         ok(f"{lang} drop_tier_lines(A): both tier A lines pulled, the tier B lines kept")
 
 
+def capped(lid, tier, qty, cap):
+    return {"_id": lid, "tier": tier, "qty": qty, "cap": cap}
+
+
+def levels(db):
+    """Each line's (line, qty), in the purchases' order."""
+    return [
+        (l["_id"], l["qty"])
+        for p in db["purchase"].find({}, sort=[("_id", 1)])
+        for l in p["purchase_lines"]
+    ]
+
+
+def expect(lang, what, got, want, says):
+    if got != want:
+        fail(f"{lang} {what}: lines {got}, want {want}")
+    else:
+        ok(f"{lang} {what}: {says}")
+
+
+def check_caps(db, lang, book):
+    db["purchase"].delete_many({})
+    db["purchase"].insert_many([
+        {"_id": 4, "purchase_lines": [capped(41, "C", 1, 5), capped(42, "C", 5, 5), capped(43, "A", 1, 5)]},
+        {"_id": 5, "purchase_lines": [capped(51, "C", 5, 5)]},
+    ])
+    try:
+        book.bump_tier_lines(db, tier_id="C")
+    except Exception as e:  # noqa: BLE001 (a failure is the check's)
+        fail(f"{lang} bump_tier_lines(C) failed: {e}")
+    expect(lang, "bump_tier_lines(C)", levels(db), [(41, 2), (42, 5), (43, 1), (51, 5)],
+           "only the tier C line below its cap gained one")
+    try:
+        book.fill_tier_lines(db, tier_id="C", amount=2)
+    except Exception as e:  # noqa: BLE001 (a failure is the check's)
+        fail(f"{lang} fill_tier_lines(C, 2) failed: {e}")
+    expect(lang, "fill_tier_lines(C, 2)", levels(db), [(41, 4), (42, 5), (43, 1), (51, 5)],
+           "only the tier C line with room for 2 gained 2")
+    refused = False
+    try:
+        book.fill_line(db, purchase_id=4, line_id=42, amount=1)
+    except Exception:  # noqa: BLE001 (the refusal is what is wanted)
+        refused = True
+    if not refused:
+        fail(f"{lang} fill_line(4, 42, 1): a line at its cap was not refused")
+    expect(lang, "fill_line(4, 42, 1)", levels(db), [(41, 4), (42, 5), (43, 1), (51, 5)],
+           "refused at the cap, no line changed")
+    try:
+        book.fill_line(db, purchase_id=4, line_id=41, amount=1)
+    except Exception as e:  # noqa: BLE001 (a failure is the check's)
+        fail(f"{lang} fill_line(4, 41, 1) failed: {e}")
+    expect(lang, "fill_line(4, 41, 1)", levels(db), [(41, 5), (42, 5), (43, 1), (51, 5)],
+           "the line with room gained 1, no other")
+
+
+def check_every(db, lang, book):
+    """A purchase's lines under a condition on each (`qty > 0`, `qty < cap`):
+    the lines that fail it stay as they were. The plan once wrote every
+    line (`$[]`, and `$` beside it)."""
+    db["purchase"].delete_many({})
+    db["purchase"].insert_many([
+        {"_id": 6, "purchase_lines": [capped(61, "C", 0, 5), capped(62, "C", 2, 2), capped(63, "C", 1, 5)]},
+        {"_id": 7, "purchase_lines": [capped(71, "C", 1, 5)]},
+    ])
+    try:
+        book.restock_purchase_lines(db, purchase_id=6)
+    except Exception as e:  # noqa: BLE001 (a failure is the check's)
+        fail(f"{lang} restock_purchase_lines(6) failed: {e}")
+    expect(lang, "restock_purchase_lines(6)", levels(db), [(61, 0), (62, 3), (63, 2), (71, 1)],
+           "the lines above 0 gained one, the empty one did not")
+    try:
+        book.bump_purchase_lines(db, purchase_id=6)
+    except Exception as e:  # noqa: BLE001 (a failure is the check's)
+        fail(f"{lang} bump_purchase_lines(6) failed: {e}")
+    expect(lang, "bump_purchase_lines(6)", levels(db), [(61, 1), (62, 3), (63, 3), (71, 1)],
+           "the lines below their cap gained one, the one past it did not")
+
+
 def main():
     directory, uri, db_name, mongosh = sys.argv[1:5]
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -98,6 +189,8 @@ def main():
     db = MongoClient(uri)[db_name]
     for lang, book in books:
         check(db, lang, book)
+        check_caps(db, lang, book)
+        check_every(db, lang, book)
     sys.exit(1 if failures else 0)
 
 

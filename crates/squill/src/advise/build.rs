@@ -220,13 +220,24 @@ fn rewritten(collections: &[Collection], steps: &[crate::design::Step]) -> f64 {
         let Some(c) = collections.iter().find(|c| c.name == step.collection) else {
             continue;
         };
-        // `lines.$.qty` and `lines.$[e].qty` write `lines.qty`.
+        // `lines.$.qty` and `lines.$[e].qty` write `lines.qty`; so does an
+        // update pipeline's rewrite of `lines` that changes `qty` in the
+        // matched elements: the server compares each index's keys before
+        // and after, and the elements' other fields keep theirs.
         let paths: Vec<String> = step
             .updates
             .iter()
-            .map(|u| {
-                u.path()
-                    .split('.')
+            .flat_map(|u| match u {
+                crate::design::UpdateOp::SetElements { path, fields, adds } => fields
+                    .iter()
+                    .map(String::as_str)
+                    .chain(adds.iter().map(crate::design::UpdateOp::path))
+                    .map(|f| format!("{path}.{f}"))
+                    .collect::<Vec<_>>(),
+                u => vec![u.path().to_string()],
+            })
+            .map(|p| {
+                p.split('.')
                     .filter(|s| !s.starts_with('$'))
                     .collect::<Vec<_>>()
                     .join(".")

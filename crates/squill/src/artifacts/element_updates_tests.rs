@@ -106,7 +106,11 @@ fn each_language_restricts_the_elements_by_array_filters() {
 /// (scripts/testenv/check_element_updates.py): repricing tier B's lines
 /// changes both tier B lines and neither tier A line, one of which shares
 /// a purchase with a tier B line; resetting a purchase's lines changes
-/// both of its lines and no other purchase's.
+/// both of its lines and no other purchase's. Conditions that compare two
+/// fields of each line (`qty < cap`, `qty + amount <= cap`) change the
+/// lines that pass and spare those at their cap in the same purchase: an
+/// update pipeline's `$map`, `$cond` and `$mergeObjects`, which SecantusDB
+/// runs (issue 41).
 #[test]
 fn many_elements_update_only_the_matching_ones_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
@@ -127,6 +131,12 @@ fn many_elements_update_only_the_matching_ones_against_a_server() {
             "ok: {lang} reset_purchase_lines(1, 0): both lines of purchase 1 at 0, no other purchase's",
             "ok: {lang} drop_line(1, 11): line 11 pulled, line 12 of the same purchase kept",
             "ok: {lang} drop_tier_lines(A): both tier A lines pulled, the tier B lines kept",
+            "ok: {lang} bump_tier_lines(C): only the tier C line below its cap gained one",
+            "ok: {lang} fill_tier_lines(C, 2): only the tier C line with room for 2 gained 2",
+            "ok: {lang} fill_line(4, 42, 1): refused at the cap, no line changed",
+            "ok: {lang} fill_line(4, 41, 1): the line with room gained 1, no other",
+            "ok: {lang} restock_purchase_lines(6): the lines above 0 gained one, the empty one did not",
+            "ok: {lang} bump_purchase_lines(6): the lines below their cap gained one, the one past it did not",
         ],
     );
 }
@@ -161,5 +171,111 @@ fn deleted_elements_are_pulled_by_their_own_tests() {
             assert!(text.contains(call), "{name} lacks {call}: {text}");
             assert!(!text.contains("_ids("), "{text}");
         }
+    }
+}
+
+/// A tier's lines below their own cap (`when: ["qty < cap"]`, many
+/// elements): one `updateMany` whose filter holds a line that passes
+/// (`$anyElementTrue` over the lines of the tier's test and the
+/// comparison on `$$e`), and whose update pipeline rewrites the lines,
+/// each tested on its own (`$cond`), the amount added to its own value
+/// (`$add`). No `arrayFilters` (they cannot compare two fields), no
+/// `$expr` on the arrays (`"$purchase_lines.qty"`), no warning left.
+/// On the code before, the comparison was left out and every tier line
+/// gained one (issue 41).
+#[test]
+fn two_fields_of_many_elements_are_compared_element_by_element() {
+    let (_, d) = crate::fixtures::load("embedded-element-updates");
+    let p = plan(&d, "bump_tier_lines");
+    assert_eq!(p.steps.len(), 1, "{:?}", p.steps);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert_eq!(
+        p.steps[0].updates,
+        vec![UpdateOp::SetElements {
+            path: "purchase_lines".into(),
+            fields: Vec::new(),
+            adds: vec![UpdateOp::Inc {
+                path: "qty".into(),
+                by: Some(1.0),
+                amount: None,
+            }],
+        }]
+    );
+    let test = r#"{"$and": [{"$eq": ["$$e.tier", tier_id]}, {"$lt": ["$$e.qty", "$$e.cap"]}]}"#;
+    let filter = format!(
+        r#"({{"purchase_lines.tier": tier_id, "$expr": {{"$anyElementTrue": [{{"$map": {{"input": "$purchase_lines", "as": "e", "in": {test}}}}}]}}}}"#
+    );
+    let update = format!(
+        r#"[{{"$set": {{"purchase_lines": {{"$map": {{"input": "$purchase_lines", "as": "e", "in": {{"$cond": [{test}, {{"$mergeObjects": ["$$e", {{"qty": {{"$add": ["$$e.qty", {{"$literal": 1}}]}}}}]}}, "$$e"]}}}}}}}}}}]"#
+    );
+    for text in code(&d, "bump_tier_lines") {
+        assert!(text.contains(&format!("{filter}, {update}")), "{text}");
+        assert!(!text.contains("\"$purchase_lines.qty\""), "{text}");
+        assert!(!text.to_lowercase().contains("arrayfilters"), "{text}");
+        assert!(!text.contains("array_filters"), "{text}");
+    }
+    // The caller's amount, added before the test and to the value.
+    let fits = r#"{"$lte": [{"$add": ["$$e.qty", amount]}, "$$e.cap"]}"#;
+    let added = r#"{"qty": {"$add": ["$$e.qty", {"$literal": amount}]}}"#;
+    for text in code(&d, "fill_tier_lines") {
+        assert!(text.contains(fits), "{text}");
+        assert!(text.contains(added), "{text}");
+    }
+}
+
+/// One line by its purchase and its id, the caller's amount added only
+/// while it fits under the line's own cap: the filter tests that line
+/// (`$anyElementTrue` of its id and the comparison on `$$e`) and the
+/// positional `$` adds the amount to it. On the code before, the filter
+/// was `{"$add": ["$purchase_lines.qty", amount]}`: the array of every
+/// line's quantity, which MongoDB refuses to add to (issue 41).
+#[test]
+fn one_element_compares_its_own_fields_with_the_amount_added() {
+    let (_, d) = crate::fixtures::load("embedded-element-updates");
+    let p = plan(&d, "fill_line");
+    assert_eq!(p.steps.len(), 1, "{:?}", p.steps);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let any = r#""$expr": {"$anyElementTrue": [{"$map": {"input": "$purchase_lines", "as": "e", "in": {"$and": [{"$eq": ["$$e._id", line_id]}, {"$lte": [{"$add": ["$$e.qty", amount]}, "$$e.cap"]}]}}}]}}, {"$inc": {"purchase_lines.$.qty": amount}}"#;
+    for text in code(&d, "fill_line") {
+        assert!(text.contains(any), "{text}");
+        assert!(!text.contains("\"$purchase_lines.qty\""), "{text}");
+    }
+}
+
+/// Every line of one purchase under a condition on each: a constant
+/// (`qty > 0`) names the lines (`$[e]`, the condition in `arrayFilters`);
+/// two fields (`qty < cap`) rewrite them by a pipeline tested on each. On
+/// the code before, the first wrote `$set purchase_lines.$[].qty` (every
+/// line, to a value the caller passed) beside `$inc purchase_lines.$.qty`,
+/// and the second left the comparison out (issue 41).
+#[test]
+fn a_documents_elements_under_a_condition_are_named_by_it() {
+    let (_, d) = crate::fixtures::load("embedded-element-updates");
+    let p = plan(&d, "restock_purchase_lines");
+    assert_eq!(
+        p.steps[0].updates,
+        vec![UpdateOp::Inc {
+            path: "purchase_lines.$[e].qty".into(),
+            by: Some(1.0),
+            amount: None,
+        }]
+    );
+    for text in code(&d, "restock_purchase_lines") {
+        assert!(
+            text.contains(r#"{"$inc": {"purchase_lines.$[e].qty": 1}}"#),
+            "{text}"
+        );
+        assert!(text.contains(r#"{"e.qty": {"$gt": 0}}"#), "{text}");
+    }
+    let p = plan(&d, "bump_purchase_lines");
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert!(
+        matches!(&p.steps[0].updates[..], [UpdateOp::SetElements { path, .. }] if path == "purchase_lines"),
+        "{:?}",
+        p.steps[0].updates
+    );
+    let cond = r#"{"$cond": [{"$lt": ["$$e.qty", "$$e.cap"]}, {"$mergeObjects": ["$$e", {"qty": {"$add": ["$$e.qty", {"$literal": 1}]}}]}, "$$e"]}"#;
+    for text in code(&d, "bump_purchase_lines") {
+        assert!(text.contains(cond), "{text}");
     }
 }

@@ -1092,10 +1092,18 @@ pub enum UpdateOp {
     /// An update pipeline's rewrite of the elements of the array `path`
     /// that the step's filter matches (its tests under `path.`): `fields`
     /// set in each (`$map`, `$mergeObjects`). Written beside `Recompute`,
-    /// where `$set path.$.field` could not recompute in the same update.
+    /// where `$set path.$.field` could not recompute in the same update;
+    /// and for a write of elements whose condition compares two fields of
+    /// each element (`qty < cap`), which neither `arrayFilters` nor a
+    /// top-level `$expr` can test element by element (issue 41).
     SetElements {
         path: String,
         fields: Vec<String>,
+        /// Amounts added to fields of each matched element (`Inc`, its
+        /// path the element's field: `qty`), written as `$add` of the
+        /// element's own value (`{$add: ["$$e.qty", 1]}`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        adds: Vec<UpdateOp>,
     },
     /// An update pipeline's removal of the elements of the array `path`
     /// that the step's filter matches (`$filter`), beside `Recompute`.

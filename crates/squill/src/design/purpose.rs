@@ -765,7 +765,11 @@ pub enum Warning {
     /// quota`), which this design keeps as elements of an array: MongoDB
     /// compares two fields only with `$expr`, on the top-level document,
     /// and `$expr` cannot go inside the `$elemMatch` that finds the
-    /// element, so the write does not test them.
+    /// element, so the write does not test them. Only where neither the
+    /// element's own key (`$anyElementTrue` and `$`) nor an update
+    /// pipeline's rewrite of the array (many elements, each tested on its
+    /// own) can: one element no key names, or a change the pipeline does
+    /// not spell (an amount of each document's own).
     FieldsInElement {
         operation: String,
         entity: String,

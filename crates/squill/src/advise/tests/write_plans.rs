@@ -880,7 +880,7 @@ fn a_bucketed_edit_or_delete_recomputes_the_bucket_figures_in_one_pipeline() {
     );
     assert!(plan(&d, "fix_reading").steps[0].updates.iter().any(|u| matches!(
         u,
-        UpdateOp::SetElements { path, fields } if path == "readings" && fields == &["value".to_string()]
+        UpdateOp::SetElements { path, fields, .. } if path == "readings" && fields == &["value".to_string()]
     )));
     assert_eq!(
         figures("drop_reading"),

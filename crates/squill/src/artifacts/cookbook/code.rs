@@ -171,17 +171,18 @@ pub enum Expr {
     /// A test of one field against another of the same document, the
     /// value of a `"$expr"` key: `{"$lt": ["$used", "$quota"]}`.
     Fields(crate::model::Test, String, String),
-    /// The same of an element of `array`, the one whose `keys` hold the
-    /// given values (`_id` = the caller's key), under `$expr`:
+    /// Whether some element of `array` passes the filter's `tests` of
+    /// its fields (`_id` = the caller's key, `tier` = the tier's id) and
+    /// `compares` of two of its fields, the value of a `"$expr"` key
+    /// (`$expr` cannot go inside the `$elemMatch` that finds an element):
     /// `{"$anyElementTrue": [{"$map": {"input": "$keys", "as": "e", "in":
     /// {"$and": [{"$eq": ["$$e._id", key]}, {"$lt": ["$$e.used",
-    /// "$$e.quota"]}]}}}]}`.
+    /// "$$e.quota"]}]}}}]}`. An update pipeline's rewrite of the same
+    /// array tests each element with the same expression (pipeline.rs).
     ElementFields {
-        test: crate::model::Test,
         array: String,
-        keys: Vec<(String, String)>,
-        a: String,
-        b: String,
+        tests: Vec<(String, Expr)>,
+        compares: Vec<ElementCompare>,
     },
     /// A test of a field with the caller's amount added (the value the
     /// write leaves), the value of a `"$expr"` key: `{"$lte": [{"$add":
@@ -430,6 +431,9 @@ pub enum Update {
     SetElements {
         path: String,
         fields: Vec<(String, Expr)>,
+        /// Amounts added to fields of each matched element (`$add` of
+        /// the element's own value).
+        adds: Vec<(String, Expr)>,
     },
     /// An update pipeline's `$filter` of the array `path`: the elements the
     /// step's filter tests under `path.` match are dropped.
@@ -463,6 +467,19 @@ pub enum Update {
         function: crate::model::AggregateFn,
         bson_type: Option<String>,
     },
+}
+
+/// A condition of a write on fields of one element (`Expr::ElementFields`):
+/// the element's field `a`, the caller's `amount` added (`(name,
+/// negative)`: subtracted), tested against `value`, another field of the
+/// element as `Literal::Field("$e.cap")` (which spells `"$$e.cap"`), or a
+/// constant or the caller's value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElementCompare {
+    pub test: crate::model::Test,
+    pub a: String,
+    pub plus: Option<(String, bool)>,
+    pub value: crate::model::Literal,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -821,13 +821,19 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Fields(t, a, b) => json!({"fields": [t, a, b]}),
         Expr::ElementFields {
-            test,
             array,
-            keys,
-            a,
-            b,
+            tests,
+            compares,
         } => {
-            json!({"element_fields": {"test": test, "array": array, "keys": keys, "a": a, "b": b}})
+            let tests: Vec<_> = tests
+                .iter()
+                .map(|(k, e)| json!([k, expr_json(e)]))
+                .collect();
+            let compares: Vec<_> = compares
+                .iter()
+                .map(|c| json!({"test": c.test, "a": c.a, "plus": c.plus, "value": c.value}))
+                .collect();
+            json!({"element_fields": {"array": array, "tests": tests, "compares": compares}})
         }
         Expr::Added {
             test,

@@ -14,7 +14,7 @@
 //! Called by `render`, which passes how its language spells an expression
 //! (`Spell`): this file knows the pipeline, not the languages.
 
-use super::code::{Expr, StepCode, Update};
+use super::code::{ElementCompare, Expr, StepCode, Update};
 use crate::model::AggregateFn;
 use crate::words::script;
 
@@ -61,7 +61,9 @@ fn object(pairs: &[(String, String)]) -> String {
 /// an array; `None` for every other update.
 pub(super) fn elements(lang: &Spell<'_>, step: &StepCode) -> Option<String> {
     let (array, first) = step.updates.iter().find_map(|u| match u {
-        Update::SetElements { path, fields } => Some((path, rewrite(lang, step, path, fields))),
+        Update::SetElements { path, fields, adds } => {
+            Some((path, rewrite(lang, step, path, fields, adds)))
+        }
         Update::DropElements(path) => Some((path, drop(lang, step, path))),
         _ => None,
     })?;
@@ -98,12 +100,29 @@ pub(super) fn elements(lang: &Spell<'_>, step: &StepCode) -> Option<String> {
 }
 
 /// `$map` over the array: a matched element merged with the new values
-/// (each a `$literal`, so a value that starts with `$` stays a value).
-fn rewrite(lang: &Spell<'_>, step: &StepCode, array: &str, fields: &[(String, Expr)]) -> String {
-    let values: Vec<(String, String)> = fields
+/// (each a `$literal`, so a value that starts with `$` stays a value) and
+/// its own values with the amounts added (`{"$add": ["$$e.qty", …]}`).
+fn rewrite(
+    lang: &Spell<'_>,
+    step: &StepCode,
+    array: &str,
+    fields: &[(String, Expr)],
+    adds: &[(String, Expr)],
+) -> String {
+    let mut values: Vec<(String, String)> = fields
         .iter()
         .map(|(f, e)| (f.clone(), format!("{{\"$literal\": {}}}", (lang.expr)(e))))
         .collect();
+    values.extend(adds.iter().map(|(f, e)| {
+        (
+            f.clone(),
+            format!(
+                "{{\"$add\": [{}, {{\"$literal\": {}}}]}}",
+                q(&format!("$$e.{f}")),
+                (lang.expr)(e)
+            ),
+        )
+    }));
     let merged = format!("{{\"$mergeObjects\": [\"$$e\", {}]}}", object(&values));
     let then = match matched(lang, step, array) {
         Some(cond) => format!("{{\"$cond\": [{cond}, {merged}, \"$$e\"]}}"),
@@ -127,11 +146,14 @@ fn drop(lang: &Spell<'_>, step: &StepCode, array: &str) -> String {
     }
 }
 
-/// The filter's tests under `array.` as one condition on the element `$$e`;
-/// `None` when the filter tests no element (every element matches).
+/// The filter's tests under `array.` as one condition on the element `$$e`,
+/// with the comparisons of the element's fields the filter tests under
+/// `$expr` (`Expr::ElementFields` of the same array: `qty < cap`), so that
+/// each element is tested on its own; `None` when the filter tests no
+/// element (every element matches).
 fn matched(lang: &Spell<'_>, step: &StepCode, array: &str) -> Option<String> {
     let inside = format!("{array}.");
-    let tests: Vec<String> = step
+    let mut tests: Vec<String> = step
         .filter
         .iter()
         .filter_map(|(p, e)| {
@@ -139,11 +161,60 @@ fn matched(lang: &Spell<'_>, step: &StepCode, array: &str) -> Option<String> {
                 .map(|f| test(lang, &format!("$$e.{f}"), e))
         })
         .collect();
+    for (_, e) in &step.filter {
+        if let Expr::ElementFields {
+            array: of,
+            compares,
+            ..
+        } = e
+            && of == array
+        {
+            tests.extend(compares.iter().map(|c| compare(lang, c)));
+        }
+    }
     match tests.len() {
         0 => None,
         1 => tests.into_iter().next(),
         _ => Some(format!("{{\"$and\": [{}]}}", tests.join(", "))),
     }
+}
+
+/// Whether some element of `array` passes `tests` (the filter's, by the
+/// element's field) and `compares`: the value of a filter's `"$expr"`
+/// (`$anyElementTrue` of `$map`), the same expression an update
+/// pipeline's rewrite tests each element with (`matched`).
+pub(super) fn any_element(
+    lang: &Spell<'_>,
+    array: &str,
+    tests: &[(String, Expr)],
+    compares: &[ElementCompare],
+) -> String {
+    let mut all: Vec<String> = tests
+        .iter()
+        .map(|(f, e)| test(lang, &format!("$$e.{f}"), e))
+        .collect();
+    all.extend(compares.iter().map(|c| compare(lang, c)));
+    format!(
+        "{{\"$anyElementTrue\": [{{\"$map\": {{\"input\": {}, \"as\": \"e\", \"in\": {{\"$and\": [{}]}}}}}}]}}",
+        q(&format!("${array}")),
+        all.join(", ")
+    )
+}
+
+/// A comparison of the element `$$e`'s field with another of its fields
+/// or a value, the caller's amount added first where the condition says
+/// so: `{"$lte": [{"$add": ["$$e.qty", amount]}, "$$e.cap"]}`.
+fn compare(lang: &Spell<'_>, c: &ElementCompare) -> String {
+    let field = q(&format!("$$e.{}", c.a));
+    let left = match &c.plus {
+        Some((amount, negative)) => format!(
+            "{{{}: [{field}, {amount}]}}",
+            q(if *negative { "$subtract" } else { "$add" })
+        ),
+        None => field,
+    };
+    let right = (lang.expr)(&Expr::Test(crate::model::Test::Eq, c.value.clone()));
+    format!("{{{}: [{left}, {right}]}}", q(c.test.operator()))
 }
 
 /// One filter test as an aggregation expression on the value at `at`.

@@ -990,7 +990,7 @@ impl Builder<'_> {
             // A bucket's elements changed and its figures computed again, in
             // one update pipeline: the values set are parameters, as a
             // `$set` through the positional `$` took them.
-            UpdateOp::SetElements { path, fields } => Update::SetElements {
+            UpdateOp::SetElements { path, fields, adds } => Update::SetElements {
                 path: path.clone(),
                 fields: fields
                     .iter()
@@ -1000,6 +1000,37 @@ impl Builder<'_> {
                             f.clone(),
                             Expr::Param(self.param(&c, &at, ParamKind::Value, "new_")),
                         )
+                    })
+                    .collect(),
+                // An amount added to each matched element: the model's
+                // constant, or the caller's amount by its name (negated
+                // where the model takes it away), as an `$inc` writes it.
+                adds: adds
+                    .iter()
+                    .filter_map(|a| match a {
+                        UpdateOp::Inc {
+                            path: f,
+                            by,
+                            amount: Some(amount),
+                        } => {
+                            let at = format!("{path}.{f}");
+                            let name =
+                                self.param_named(&c, &at, ParamKind::Amount, "", Some(amount));
+                            Some((
+                                f.clone(),
+                                if by.is_some_and(|b| b < 0.0) {
+                                    Expr::Negated(name)
+                                } else {
+                                    Expr::Param(name)
+                                },
+                            ))
+                        }
+                        UpdateOp::Inc {
+                            path: f,
+                            by: Some(by),
+                            ..
+                        } => Some((f.clone(), Expr::Amount(*by))),
+                        _ => None,
                     })
                     .collect(),
             },
@@ -1535,15 +1566,56 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         // (`status = status` and `status != retired`): both hold, and the
         // renderer puts a path tested twice under one `$and`
         // (render.rs, `and_repeated`).
+        // Conditions on fields of an element the step writes one by one
+        // (`lines.$.qty`, or a pipeline's rewrite of `lines`), by array.
+        let mut in_elements: Vec<(String, super::code::ElementCompare)> = Vec::new();
         for c in &step.conditions {
+            let amount_of = |b: &mut Builder, plus: &crate::model::Plus| {
+                let amount = crate::model::Literal::Amount(plus.amount.clone());
+                match b.tested(&step.collection, &c.path, &amount) {
+                    crate::model::Literal::Amount(amount) => Some(amount),
+                    _ => None,
+                }
+            };
+            // Two fields of an element, or one with the caller's amount
+            // added: `$expr` cannot go in the element's `$elemMatch`, and
+            // on the top-level document `"$lines.qty"` is the array of
+            // every element's value (`$add` of it fails, a comparison of
+            // two arrays compares them whole). So the test is of the
+            // element itself, over the array (`Expr::ElementFields`, after
+            // the loop), with the filter's other tests of that element
+            // (audit44 M, review47 item 2, issue 41).
+            let compared = c.plus.is_some() || matches!(c.value, crate::model::Literal::Field(_));
+            if compared && let Some(array) = element_array(step, &c.path) {
+                let inside = format!("{array}.");
+                let value = match &c.value {
+                    crate::model::Literal::Field(other) => other
+                        .strip_prefix(&inside)
+                        .map(|f| crate::model::Literal::Field(format!("$e.{f}"))),
+                    v => Some(b.tested(&step.collection, &c.path, v)),
+                };
+                let plus = match &c.plus {
+                    Some(p) => amount_of(&mut b, p).map(|a| Some((a, p.negative))),
+                    None => Some(None),
+                };
+                if let (Some(value), Some(plus)) = (value, plus) {
+                    in_elements.push((
+                        array.clone(),
+                        super::code::ElementCompare {
+                            test: c.test,
+                            a: c.path[inside.len()..].to_string(),
+                            plus,
+                            value,
+                        },
+                    ));
+                }
+                continue;
+            }
             // Two fields of the document: `$expr`, beside the other tests
             // (two of them go under one `$and`, as a path tested twice).
             // The field with the write's amount added: `$expr` too.
             if let Some(plus) = &c.plus {
-                let amount = crate::model::Literal::Amount(plus.amount.clone());
-                let crate::model::Literal::Amount(amount) =
-                    b.tested(&step.collection, &c.path, &amount)
-                else {
+                let Some(amount) = amount_of(&mut b, plus) else {
                     continue;
                 };
                 let value = b.tested(&step.collection, &c.path, &c.value);
@@ -1560,45 +1632,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 continue;
             }
             if let crate::model::Literal::Field(other) = &c.value {
-                // Of an element of an array the write finds by its own
-                // key (`keys._id` and `keys.$.used`): the element of that
-                // key over the array, as `$expr` cannot go in the
-                // element's `$elemMatch` (audit44 M, issue 41).
-                let array = c.path.rsplit_once('.').map(|(a, _)| a.to_string());
-                let element = array.filter(|a| {
-                    other.starts_with(&format!("{a}."))
-                        && step.updates.iter().any(|u| {
-                            serde_json::to_string(u).is_ok_and(|t| t.contains(&format!("\"{a}.$.")))
-                        })
-                });
-                let keys: Vec<(String, String)> = element
-                    .as_ref()
-                    .map(|a| {
-                        filter
-                            .iter()
-                            .filter_map(|(p, e)| match e {
-                                Expr::Param(v) => p
-                                    .strip_prefix(&format!("{a}."))
-                                    .map(|k| (k.to_string(), v.clone())),
-                                _ => None,
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let e = match element {
-                    Some(array) if !keys.is_empty() => {
-                        let field = |p: &str| p[array.len() + 1..].to_string();
-                        Expr::ElementFields {
-                            test: c.test,
-                            a: field(&c.path),
-                            b: field(other),
-                            array,
-                            keys,
-                        }
-                    }
-                    _ => Expr::Fields(c.test, c.path.clone(), other.clone()),
-                };
-                filter.push(("$expr".to_string(), e));
+                filter.push((
+                    "$expr".to_string(),
+                    Expr::Fields(c.test, c.path.clone(), other.clone()),
+                ));
                 continue;
             }
             let e = Expr::Test(c.test, b.tested(&step.collection, &c.path, &c.value));
@@ -1607,6 +1644,33 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 _ => filter.push((c.path.clone(), e)),
             }
         }
+        // One test per array, with every test of the filter of that
+        // element (its key, its tier, a condition on a constant): the
+        // document holds an element that passes them all.
+        let mut arrays: Vec<&String> = in_elements.iter().map(|(a, _)| a).collect();
+        arrays.dedup();
+        let mut element_tests = Vec::new();
+        for array in arrays {
+            let inside = format!("{array}.");
+            element_tests.push((
+                "$expr".to_string(),
+                Expr::ElementFields {
+                    array: array.clone(),
+                    tests: filter
+                        .iter()
+                        .filter_map(|(p, e)| {
+                            p.strip_prefix(&inside).map(|f| (f.to_string(), e.clone()))
+                        })
+                        .collect(),
+                    compares: in_elements
+                        .iter()
+                        .filter(|(a, _)| a == array)
+                        .map(|(_, c)| c.clone())
+                        .collect(),
+                },
+            ));
+        }
+        filter.extend(element_tests);
         // A bulk write's amounts per document come from its objects (each
         // `updateOne` its own): no parameter asks the caller for them.
         let per_document = |u: &&UpdateOp| match (u, step.each.as_deref()) {
@@ -2507,6 +2571,21 @@ fn tenant_checks(b: &mut Builder, plan: &OperationPlan, at: usize) {
     if let Some(param) = last.insert.clone() {
         last.insert_doc = Some(Expr::WithFields { param, fields });
     }
+}
+
+/// The array whose element holds `path` (`lines` of `lines.qty`), where
+/// the step writes its elements one by one: through the positional `$`
+/// (`lines.$.qty`), or by an update pipeline's rewrite of the array.
+fn element_array(step: &crate::design::Step, path: &str) -> Option<String> {
+    let (array, _) = path.rsplit_once('.')?;
+    let one = format!("{array}.$.");
+    step.updates
+        .iter()
+        .any(|u| match u {
+            UpdateOp::SetElements { path, .. } => path == array,
+            u => u.path().starts_with(&one),
+        })
+        .then(|| array.to_string())
 }
 
 #[cfg(test)]

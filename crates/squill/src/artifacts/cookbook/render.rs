@@ -176,27 +176,14 @@ fn expr(lang: Lang, e: &Expr) -> String {
         }
         // The value of `"$expr"`: `{"$lt": ["$used", "$quota"]}`.
         Expr::ElementFields {
-            test,
             array,
-            keys,
-            a,
-            b,
+            tests,
+            compares,
         } => {
-            let mut tests: Vec<String> = keys
-                .iter()
-                .map(|(k, v)| format!("{{\"$eq\": [{}, {v}]}}", q(&format!("$$e.{k}"))))
-                .collect();
-            tests.push(format!(
-                "{{{}: [{}, {}]}}",
-                q(test.operator()),
-                q(&format!("$$e.{a}")),
-                q(&format!("$$e.{b}"))
-            ));
-            format!(
-                "{{\"$anyElementTrue\": [{{\"$map\": {{\"input\": {}, \"as\": \"e\", \"in\": {{\"$and\": [{}]}}}}}}]}}",
-                q(&format!("${array}")),
-                tests.join(", ")
-            )
+            let spelled = |e: &Expr| expr(lang, e);
+            let aged = |n: u64| alive_since(lang, n);
+            let spell = spell(lang, &spelled, &aged);
+            super::pipeline::any_element(&spell, array, tests, compares)
         }
         Expr::Fields(t, a, b) => format!(
             "{{{}: [{}, {}]}}",
@@ -1097,14 +1084,16 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
     update_doc_with(lang, step, &[])
 }
 
-/// The update document, with `incs` (a bulk write's amounts of one
-/// object) first under `$inc`, beside the step's other updates.
-fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
-    // Elements of an array changed or dropped, with the figures kept over
-    // it computed again: an update pipeline of its own (pipeline.rs).
-    let spell = super::pipeline::Spell {
-        expr: &|e| expr(lang, e),
-        since: &|n| alive_since(lang, n),
+/// How `lang` spells what an update pipeline holds (pipeline.rs), its
+/// expressions by `expr`, now less a life by `since`.
+fn spell<'a>(
+    lang: Lang,
+    expr: &'a dyn Fn(&Expr) -> String,
+    since: &'a dyn Fn(u64) -> String,
+) -> super::pipeline::Spell<'a> {
+    super::pipeline::Spell {
+        expr,
+        since,
         falsy: if lang == Lang::Python {
             "False"
         } else {
@@ -1112,7 +1101,17 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
         },
         ids: if lang == Lang::Python { "_ids" } else { "ids" },
         null: if lang == Lang::Python { "None" } else { "null" },
-    };
+    }
+}
+
+/// The update document, with `incs` (a bulk write's amounts of one
+/// object) first under `$inc`, beside the step's other updates.
+fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
+    // Elements of an array changed or dropped, with the figures kept over
+    // it computed again: an update pipeline of its own (pipeline.rs).
+    let spelled = |e: &Expr| expr(lang, e);
+    let aged = |n: u64| alive_since(lang, n);
+    let spell = spell(lang, &spelled, &aged);
     if let Some(stages) = super::pipeline::elements(&spell, step) {
         return stages;
     }

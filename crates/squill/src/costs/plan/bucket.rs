@@ -74,6 +74,7 @@ impl Planner<'_> {
             Some(ch) => UpdateOp::SetElements {
                 path: array.clone(),
                 fields: ch.to_vec(),
+                adds: Vec::new(),
             },
             None => UpdateOp::DropElements {
                 path: array.clone(),

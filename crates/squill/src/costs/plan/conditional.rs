@@ -23,6 +23,42 @@ fn condition_text(c: &Condition) -> String {
     format!("{} {} {value}", c.left(), c.test.symbol())
 }
 
+/// The writes of elements through `$[e]` or `$[]` of the array `prefix`
+/// (`lines.$[e].qty`) as one update pipeline's rewrite of the array:
+/// each `$set` a field the matched elements take, each `$inc` by the
+/// model's constant or the caller's amount added to the element's own
+/// value. `None` when a write is of another kind (an amount of each
+/// document's own, a nested path, a write outside the elements), which
+/// the pipeline does not spell.
+fn element_rewrite(updates: &[UpdateOp], prefix: &str) -> Option<UpdateOp> {
+    let mut fields = Vec::new();
+    let mut adds = Vec::new();
+    for u in updates {
+        let rest = ["$[e].", "$[]."]
+            .iter()
+            .find_map(|m| u.path().strip_prefix(&format!("{prefix}.{m}")))?;
+        if rest.contains('.') {
+            return None;
+        }
+        match u {
+            UpdateOp::Set { .. } => fields.push(rest.to_string()),
+            UpdateOp::Inc { by, amount, .. } if by.is_some() || amount.is_some() => {
+                adds.push(UpdateOp::Inc {
+                    path: rest.to_string(),
+                    by: *by,
+                    amount: amount.clone(),
+                });
+            }
+            _ => return None,
+        }
+    }
+    (!updates.is_empty()).then(|| UpdateOp::SetElements {
+        path: prefix.to_string(),
+        fields,
+        adds,
+    })
+}
+
 impl<'a> Planner<'a> {
     /// Applies operation `op`'s terms to its plan. A plan with no write of
     /// the entity's own documents (a link kept on the other side only)
@@ -56,13 +92,19 @@ impl<'a> Planner<'a> {
         };
         // Many elements written at once (`$[e]`, update.rs) keep that
         // name for the amounts added to them too.
-        let all_of = format!("{}.$[e].", acc.prefix);
-        let elem = if plan.steps[i]
-            .updates
-            .iter()
-            .any(|u| u.path().starts_with(&all_of))
-        {
+        // Every element of the documents found (`$[]`, no test names
+        // the elements) likewise.
+        let writes_all = |marker: &str| {
+            let all_of = format!("{}.{marker}.", acc.prefix);
+            plan.steps[i]
+                .updates
+                .iter()
+                .any(|u| u.path().starts_with(&all_of))
+        };
+        let elem = if writes_all("$[e]") {
             format!("{}.$[e]", acc.prefix)
+        } else if writes_all("$[]") {
+            format!("{}.$[]", acc.prefix)
         } else if acc.per_root > 1.0 && !acc.prefix.is_empty() {
             format!("{}.$", acc.prefix)
         } else {
@@ -122,16 +164,37 @@ impl<'a> Planner<'a> {
                     .strip_prefix(acc.prefix.as_str())
                     .is_some_and(|rest| rest.starts_with('.'))
         });
-        // A write of every element that passes (`$[e]`) finds no one
-        // element by a key, whatever equality picks its documents: the
-        // top-level `$expr` would compare whole arrays (review47 item 2),
-        // so there the comparison is left out and the plan says so.
-        let many = elem.ends_with("$[e]");
+        // A write of every element that passes (`$[e]`, or `$[]`) finds
+        // no one element by a key, whatever equality picks its documents:
+        // a top-level `$expr` on the arrays would compare whole arrays
+        // (review47 item 2), and `arrayFilters` cannot compare two fields.
+        // So the write becomes an update pipeline that rewrites the array
+        // (`$map`), each element tested on its own (`$cond` of the filter's
+        // tests of it and the comparison on `$$e`) and changed where it
+        // passes (`$mergeObjects`, an amount as `$add` of its own value);
+        // the cookbook also tests, in the filter, that some element passes
+        // (`$anyElementTrue`), so the documents with none are not written
+        // and a write that matches nothing says so. Where the write is not
+        // of that form (a `$` write of one element no key names, an amount
+        // of each document's own), the comparison is left out and the
+        // plan says so.
+        let many = elem.ends_with("$[e]") || elem.ends_with("$[]");
         let in_array = acc.per_root > 1.0 && !acc.prefix.is_empty() && (!found_by_key || many);
+        let two_fields = |c: &Condition| matches!(c.value, Literal::Field(_)) || c.plus.is_some();
+        let rewritten = in_array
+            && many
+            && terms.conditions.iter().any(two_fields)
+            && match element_rewrite(&plan.steps[i].updates, &acc.prefix) {
+                Some(rewrite) => {
+                    plan.steps[i].updates = vec![rewrite];
+                    true
+                }
+                None => false,
+            };
         let (fields, tested): (Vec<&Condition>, Vec<&Condition>) = terms
             .conditions
             .iter()
-            .partition(|c| in_array && (matches!(c.value, Literal::Field(_)) || c.plus.is_some()));
+            .partition(|c| in_array && !rewritten && two_fields(c));
         if !fields.is_empty() {
             plan.warnings.push(Warning::FieldsInElement {
                 operation: o.name.clone(),
@@ -140,6 +203,22 @@ impl<'a> Planner<'a> {
             });
         }
         let step = &mut plan.steps[i];
+        // Every element of the documents found (`$[]`), under a condition
+        // on the element (`qty > 0`): only the elements that meet it
+        // change, so they are named (`$[e]`), and the cookbook's
+        // `arrayFilters` take the condition with the filter's other tests
+        // of the element. `$[]` changed every element of a document that
+        // held one meeting it.
+        if !rewritten && elem.ends_with("$[]") && !tested.is_empty() {
+            let every = format!("{}.$[].", acc.prefix);
+            let named = format!("{}.$[e].", acc.prefix);
+            for u in &mut step.updates {
+                let p = u.path_mut();
+                if p.starts_with(&every) {
+                    *p = p.replacen(&every, &named, 1);
+                }
+            }
+        }
         step.conditions = tested
             .into_iter()
             .map(|c| StepCondition {

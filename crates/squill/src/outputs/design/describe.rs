@@ -663,10 +663,16 @@ pub(crate) fn update(op: &UpdateOp) -> String {
         UpdateOp::AddToSet { path } => format!("$addToSet {path}"),
         UpdateOp::Pull { path } => format!("$pull {path}"),
         UpdateOp::Rebase { path } => format!("rebase {path} on the new parent's path"),
-        UpdateOp::SetElements { path, fields } => {
+        UpdateOp::SetElements { path, fields, adds } => {
+            // `$set x`, `$inc qty by 1`: each change of a matched element.
+            let mut changes: Vec<String> = Vec::new();
+            if !fields.is_empty() {
+                changes.push(format!("$set {}", fields.join(", ")));
+            }
+            changes.extend(adds.iter().map(update));
             format!(
-                "$set {} in the matched {path} (pipeline $map)",
-                fields.join(", ")
+                "{} in the matched {path} (pipeline $map)",
+                changes.join(", ")
             )
         }
         UpdateOp::SetOld { path, field } => format!("$set {path} to the old {field} (no change)"),
@@ -918,6 +924,17 @@ pub(crate) fn deleted_all(step: &Step) -> Option<String> {
 
 /// A conditional write's tests: `remaining > 0 and status = "pending"`.
 pub(crate) fn conditions(step: &Step) -> String {
+    // The array whose elements the step writes one by one (`lines` of a
+    // pipeline's rewrite, or of `lines.$`): a path in it is a field of
+    // the element tested, not of the document.
+    let element_of = |p: &str| -> Option<String> {
+        p.rsplit_once('.').map(|(a, _)| a.to_string()).filter(|a| {
+            step.updates.iter().any(|u| match u {
+                UpdateOp::SetElements { path, .. } => path == a,
+                u => u.path().starts_with(&format!("{a}.$")),
+            })
+        })
+    };
     step.conditions
         .iter()
         .map(|c| {
@@ -926,6 +943,11 @@ pub(crate) fn conditions(step: &Step) -> String {
                 crate::model::Literal::Text(t) => format!("\"{t}\""),
                 crate::model::Literal::Bool(b) => b.to_string(),
                 crate::model::Literal::Amount(a) => format!("{a} (the caller's amount)"),
+                crate::model::Literal::Field(f)
+                    if element_of(f).is_some() && element_of(f) == element_of(&c.path) =>
+                {
+                    format!("{f} (a field of the same element)")
+                }
                 crate::model::Literal::Field(f) => format!("{f} (a field of the same document)"),
                 crate::model::Literal::Param(p) => format!("{p} (the caller's value)"),
             };
