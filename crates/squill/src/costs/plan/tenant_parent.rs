@@ -73,16 +73,14 @@ impl Planner<'_> {
         let Some(tenant_field) = self.parent_ref_path(own_tenant) else {
             return;
         };
-        // One find per parent entity: the cookbook names a parameter by
-        // the entity and field it stands for, so two parents of one entity
-        // (a follow's follower and followed) would share one id. The second
-        // is left unchecked rather than set to the first's id.
-        let mut checked: Vec<EntityId> = Vec::new();
+        // Two parents of one entity (a follow's follower and followed):
+        // the one the new document names gets an id parameter of its own
+        // (`followed_id`), so the two are never one id; the one that keeps
+        // the new document's id shares the parameter of its push. Only
+        // one find per parent entity and parameter.
+        let mut checked: Vec<(EntityId, Option<String>)> = Vec::new();
         for &r in links {
             let rel = model.relationship(r);
-            if checked.contains(&rel.parent) {
-                continue;
-            }
             if r == own_tenant || rel.child != e || rel.parent == tenant || rel.parent == e {
                 continue;
             }
@@ -98,9 +96,28 @@ impl Planner<'_> {
                 Layout::Outlier { .. } => Some(rel.child_field.clone()),
                 _ => self.parent_ref_path(r),
             };
-            let Some(field) = field else {
+            // A parent that keeps the new document's id (an array of ids)
+            // is written after the insert, which a find first spares.
+            if field.is_none() && !self.layout(r).parent_keeps_child_ids() {
                 continue;
+            }
+            let twin = links.iter().any(|&x| {
+                let other = model.relationship(x);
+                x != r && other.child == e && other.parent == rel.parent
+            });
+            let id_from = match &field {
+                Some(_) if twin => ValueSource::LinkId {
+                    field: rel.child_field.clone(),
+                },
+                _ => ValueSource::Param,
             };
+            let key = (
+                rel.parent,
+                matches!(id_from, ValueSource::LinkId { .. }).then(|| rel.child_field.clone()),
+            );
+            if checked.contains(&key) {
+                continue;
+            }
             let Some((parent_tenant, id_path)) = self.parent_in_tenant(rel.parent, &acc) else {
                 continue;
             };
@@ -119,7 +136,7 @@ impl Planner<'_> {
             );
             step.filter = vec![
                 filt(parent_tenant, FilterOp::Eq, ValueSource::Param),
-                filt(id_path, FilterOp::Eq, ValueSource::Param),
+                filt(id_path, FilterOp::Eq, id_from),
             ];
             step.projection = vec!["_id".to_string()];
             step.limit = Some(1);
@@ -138,7 +155,7 @@ impl Planner<'_> {
                 bytes_read: holder.2,
                 ..StepCost::default()
             };
-            checked.push(rel.parent);
+            checked.push(key);
             self.push(
                 plan,
                 op,
