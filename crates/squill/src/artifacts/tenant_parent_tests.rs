@@ -55,3 +55,40 @@ fn parents_in_every_layout_refuse_another_tenant_against_a_server() {
         assert!(!out.contains("FAIL"), "{out}");
     }
 }
+
+/// A follow has two parents, both players of the game: the follower keeps
+/// the follow's id (`following`), the followed is named by the follow.
+/// Both are found in the caller's game before the insert, each by its own
+/// id (scripts/testenv/check_tenant_two_parents.py, the leaderboard model).
+/// Before, the function took one `player_id` for both: the followed player
+/// was set to the follower, another game's player was accepted as
+/// followed, and the follower's push went to the one id.
+#[test]
+fn two_parents_of_one_entity_are_both_checked_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let text = include_str!("../advise/tests/leaderboard-feed.yaml");
+    let model = crate::inputs::model_file::parse("leaderboard-feed.yaml", text).expect("parses");
+    let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("advises");
+    let out = super::external_tests::run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("tenant-two-parents", "squill_tenant_two_parents", false),
+        (
+            "check_tenant_two_parents.py",
+            &["game", "follow", "follow", "player", "followed"],
+        ),
+    );
+    for lang in ["python", "mongosh", "node"] {
+        for said in [
+            format!("ok: {lang} follow with another tenant's parent named: refused"),
+            format!("ok: {lang} follow with another tenant's parent keeping its id: refused"),
+            format!("ok: {lang} follow with both parents of the tenant: 1 follow naming its parent"),
+        ] {
+            assert!(out.contains(&said), "{said}: {out}");
+        }
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}

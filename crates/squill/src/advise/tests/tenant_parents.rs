@@ -153,3 +153,41 @@ fn a_bucket_on_any_path_to_the_tenant_holds_the_tenant() {
         [("batch".into(), "org".into()), ("device".into(), "org".into())]
     );
 }
+
+/// A follow's two parents are players: the follower keeps the follow's id
+/// (`following`, pushed after the insert), the followed is named by the
+/// follow. Both are found in the game before the insert; the followed by
+/// an id of its own (`LinkId`), so the two checks never share one id.
+#[test]
+fn both_parents_of_one_entity_are_found_each_by_its_own_id() {
+    let d = design_of(include_str!("leaderboard-feed.yaml"));
+    let p = plan_of(&d, "follow");
+    let checks: Vec<(Option<String>, crate::design::ValueSource)> = p
+        .steps
+        .iter()
+        .filter_map(|s| match &s.purpose[..] {
+            [Purpose::CheckParent { field, .. }] => {
+                Some((field.clone(), s.filter[1].value_from.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        checks,
+        [
+            (None, crate::design::ValueSource::Param),
+            (
+                Some("followed".into()),
+                crate::design::ValueSource::LinkId {
+                    field: "followed".into()
+                }
+            ),
+        ]
+    );
+    let first_write = p
+        .steps
+        .iter()
+        .position(|s| s.action != Action::Find)
+        .expect("a write");
+    assert_eq!(first_write, 2, "{:?}", p.steps);
+}
