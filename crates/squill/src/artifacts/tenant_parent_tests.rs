@@ -32,11 +32,7 @@ fn parents_in_every_layout_refuse_another_tenant_against_a_server() {
         let out = run_check_script_on_data(
             (&uri, &python, &mongosh),
             (&model, &design),
-            (
-                &format!("tenant-parents-{op}"),
-                &db,
-                false,
-            ),
+            (&format!("tenant-parents-{op}"), &db, false),
             Some(&options),
             ("check_tenant_insert.py", &["org", op, parent]),
         );
@@ -85,7 +81,9 @@ fn two_parents_of_one_entity_are_both_checked_against_a_server() {
         for said in [
             format!("ok: {lang} follow with another tenant's parent named: refused"),
             format!("ok: {lang} follow with another tenant's parent keeping its id: refused"),
-            format!("ok: {lang} follow with both parents of the tenant: 1 follow naming its parent"),
+            format!(
+                "ok: {lang} follow with both parents of the tenant: 1 follow naming its parent"
+            ),
         ] {
             assert!(out.contains(&said), "{said}: {out}");
         }

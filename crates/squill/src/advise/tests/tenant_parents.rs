@@ -35,12 +35,18 @@ fn checked(d: &crate::design::Design, op: &str) -> Vec<(String, String)> {
 #[test]
 fn a_parent_its_tenant_keeps_is_found_in_the_tenants_array() {
     let (_, d) = crate::fixtures::load("tenant-parents");
-    assert_eq!(actions(&d, "open_ticket"), [Action::Find, Action::InsertOne]);
+    assert_eq!(
+        actions(&d, "open_ticket"),
+        [Action::Find, Action::InsertOne]
+    );
     let p = plan_of(&d, "open_ticket");
     let (_, filter, keys) = step_on(&d, p, "org");
     assert_eq!(filter, ["_id", "projects"]);
     assert_eq!(keys, ["_id"]);
-    assert_eq!(checked(&d, "open_ticket"), [("project".into(), "org".into())]);
+    assert_eq!(
+        checked(&d, "open_ticket"),
+        [("project".into(), "org".into())]
+    );
     assert_eq!(p.cost.index_keys_examined, 1.0);
     assert_eq!(p.cost.documents_examined, 1.0);
 }
@@ -60,7 +66,10 @@ fn an_outliers_overflow_insert_is_checked_before_the_push() {
     let (_, filter, keys) = step_on(&d, p, "ticket");
     assert_eq!(filter, ["org", "_id"]);
     assert_eq!(keys, ["_id"]);
-    assert_eq!(checked(&d, "add_comment"), [("ticket".into(), "org".into())]);
+    assert_eq!(
+        checked(&d, "add_comment"),
+        [("ticket".into(), "org".into())]
+    );
 }
 
 /// A tick upserted into its symbol's minute bucket, a comment into its
@@ -124,7 +133,12 @@ fn a_bucket_on_any_path_to_the_tenant_holds_the_tenant() {
         .iter()
         .find(|c| c.name == upsert.collection)
         .expect("the bucket collection");
-    let top: Vec<&str> = buckets.shape.fields.iter().map(|f| f.name.as_str()).collect();
+    let top: Vec<&str> = buckets
+        .shape
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
     assert!(top.contains(&"org"), "{top:?}");
     let element: Vec<&str> = buckets
         .shape
@@ -150,7 +164,10 @@ fn a_bucket_on_any_path_to_the_tenant_holds_the_tenant() {
     parents.sort();
     assert_eq!(
         parents,
-        [("batch".into(), "org".into()), ("device".into(), "org".into())]
+        [
+            ("batch".into(), "org".into()),
+            ("device".into(), "org".into())
+        ]
     );
 }
 

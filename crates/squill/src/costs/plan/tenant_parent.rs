@@ -175,11 +175,7 @@ impl Planner<'_> {
     /// whose tenant keeps its id instead (an org's `projects: [ids]`) by
     /// the tenant's `_id` and its id in that array. `None` for a parent
     /// embedded elsewhere, which would need an index of its own.
-    fn parent_in_tenant(
-        &self,
-        p: EntityId,
-        acc: &Access,
-    ) -> Option<((String, String), String)> {
+    fn parent_in_tenant(&self, p: EntityId, acc: &Access) -> Option<((String, String), String)> {
         let model = self.facts.model;
         let own = acc.prefix.is_empty();
         if let Some(path) = self.tenant_path_in(&acc.collection) {
