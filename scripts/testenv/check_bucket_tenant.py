@@ -5,12 +5,17 @@ bucket share its parent and so its org, and the bucket holds the org at its
 top level: the upsert of a new tick or comment names the org beside the
 parent, and opens a bucket only in the caller's org; every read of the
 buckets tests the org. Before, the upsert named the symbol alone, so a
-caller of org A could push a tick into org B's bucket of B's symbol.
+caller of org A could push a tick into org B's bucket of B's symbol. Then
+(review48) it opened a bucket `{org: A, symbol: B's}`: the symbol is now
+found in the caller's org first, and a call naming another org's symbol or
+article raises and writes nothing.
 
 The collections are made with the design's validators (validators.json),
 which require the org on each bucket: a bucket the upsert opens without it
-is refused. Org A's symbol and article get children, so does org B's; then
-org A's caller writes to B's symbol and article (the ids of another org).
+is refused. Each org has a symbol and an article; org A's get children, so
+do org B's; then org A's caller writes to B's symbol and article (the ids
+of another org): each call must raise, and both bucket collections must be
+as they were.
 
 python check_bucket_tenant.py DIR URI DB MONGOSH, with DIR the directory
 `squill generate` wrote for the fixture `bucket-tenant`. Prints "ok: ..."
@@ -47,21 +52,43 @@ def comment(body, second):
 
 
 def check(db, lang, book):
-    for c in ("symbol_ticks", "article_comments"):
+    for c in ("symbol_ticks", "article_comments", "symbol", "article"):
         db[c].delete_many({})
     org_a, org_b = ObjectId(), ObjectId()
     sym_a, sym_b, art_a, art_b = ObjectId(), ObjectId(), ObjectId(), ObjectId()
+    for sym, org, ticker in ((sym_a, org_a, "AAA"), (sym_b, org_b, "BBB")):
+        db["symbol"].insert_one({"_id": sym, "org": org, "ticker": ticker})
+    for art, org in ((art_a, org_a), (art_b, org_b)):
+        db["article"].insert_one({"_id": art, "org": org, "title": "t"})
     try:
         book.record(db, org_id=org_a, symbol_id=sym_a, time_minute=BASE, new_ticks_item=tick(1.5, 5))
         book.record(db, org_id=org_b, symbol_id=sym_b, time_minute=BASE, new_ticks_item=tick(2.5, 10))
         book.add_comment(db, org_id=org_a, article_id=art_a, new_comments_item=comment("a", 5), page=0)
         book.add_comment(db, org_id=org_b, article_id=art_b, new_comments_item=comment("b", 10), page=0)
-        # Org A's caller with org B's symbol and article.
-        book.record(db, org_id=org_a, symbol_id=sym_b, time_minute=BASE, new_ticks_item=tick(999.0, 20))
-        book.add_comment(db, org_id=org_a, article_id=art_b, new_comments_item=comment("intruder", 20), page=0)
     except Exception as e:  # noqa: BLE001 (a failure is the check's)
         fail(f"{lang} writes: {type(e).__name__}: {e}")
         return
+    # Org A's caller with org B's symbol and article: refused, nothing
+    # written to either bucket collection.
+    intruders = [
+        ("record", lambda: book.record(db, org_id=org_a, symbol_id=sym_b, time_minute=BASE, new_ticks_item=tick(999.0, 20))),
+        (
+            "add_comment",
+            lambda: book.add_comment(db, org_id=org_a, article_id=art_b, new_comments_item=comment("intruder", 20), page=0),
+        ),
+    ]
+    for name, run in intruders:
+        before = [list(db[c].find({}).sort("_id", 1)) for c in ("symbol_ticks", "article_comments")]
+        try:
+            run()
+            raised = None
+        except Exception as e:  # noqa: BLE001 (the refusal the caller is told of)
+            raised = f"{type(e).__name__}: {e}"
+        after = [list(db[c].find({}).sort("_id", 1)) for c in ("symbol_ticks", "article_comments")]
+        if raised is None or after != before:
+            fail(f"{lang} {name} with another org's parent: raised {raised}, buckets changed: {after != before}")
+        else:
+            ok(f"{lang} {name} with another org's parent: refused ({raised.splitlines()[0][:120]}), buckets unchanged")
     # B's buckets hold B's children only, and every bucket its org.
     b_ticks = [t["price"] for d in db["symbol_ticks"].find({"org": org_b}) for t in d["ticks"]]
     b_comments = [c["body"] for d in db["article_comments"].find({"org": org_b}) for c in d["comments"]]
@@ -75,7 +102,7 @@ def check(db, lang, book):
     window = {"time_from": BASE, "time_to": BASE + datetime.timedelta(minutes=1)}
     reads = [
         ("minute_ticks(B, B's symbol)", lambda: book.minute_ticks(db, org_id=org_b, symbol_id=sym_b, **window), [2.5]),
-        ("minute_ticks(A, B's symbol)", lambda: book.minute_ticks(db, org_id=org_a, symbol_id=sym_b, **window), [999.0]),
+        ("minute_ticks(A, B's symbol)", lambda: book.minute_ticks(db, org_id=org_a, symbol_id=sym_b, **window), []),
         ("minute_ticks(A, A's symbol)", lambda: book.minute_ticks(db, org_id=org_a, symbol_id=sym_a, **window), [1.5]),
     ]
     for name, run, want in reads:

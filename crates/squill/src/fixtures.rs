@@ -96,7 +96,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 36] = [
+pub(crate) const FILES: [(&str, &str); 37] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -238,6 +238,10 @@ pub(crate) const FILES: [(&str, &str); 36] = [
         "hold-sum",
         include_str!("../tests/fixtures/hold-sum.yaml"),
     ),
+    (
+        "tenant-parents",
+        include_str!("../tests/fixtures/tenant-parents.yaml"),
+    ),
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
@@ -251,11 +255,13 @@ pub(crate) const FILES: [(&str, &str); 36] = [
 /// `embedded-element-updates` (check_element_updates.py),
 /// `outlier-include-newest` (check_outlier_newest.py), `bucket-tenant`
 /// (check_bucket_tenant.py), `expiring-embedded`
-/// (check_expiring_embedded.py) and `hold-sum` (check_amount.py), which
-/// write documents whose children they know.
-const ONLY_BY_NAME: [&str; 11] = [
+/// (check_expiring_embedded.py), `hold-sum` (check_amount.py) and
+/// `tenant-parents` (check_tenant_insert.py), which write documents whose
+/// children they know.
+const ONLY_BY_NAME: [&str; 12] = [
     "expiring-embedded",
     "hold-sum",
+    "tenant-parents",
     "bucket-child-reads",
     "child-counts",
     "tenant-lines",

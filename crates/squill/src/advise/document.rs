@@ -784,7 +784,7 @@ impl DocBuilder<'_> {
                 // numbers it (`child_side`: one parent per `typical`).
                 example::object_id(
                     &tenant,
-                    trel.tenant_chain[1..].iter().fold(n, |k, &x| {
+                    f.model.tenant_chain_of_parent(r).iter().fold(n, |k, &x| {
                         k / f.model.relationship(x).children.typical.max(1)
                     }),
                 ),

@@ -296,7 +296,10 @@ fn a_window_of_time_buckets_against_a_server() {
 /// a caller of one org who names another org's symbol or article pushes
 /// nothing into that org's buckets, and the reads of the buckets return
 /// the caller's org's children only, each on its own. The upsert once
-/// named the parent alone and wrote into the other org's bucket.
+/// named the parent alone and wrote into the other org's bucket; then it
+/// opened a bucket of the caller's org under the other org's symbol. The
+/// symbol (the article) is now found in the caller's org first: the call
+/// raises and no bucket changes (review48).
 #[test]
 fn buckets_under_a_tenant_keep_each_org_apart_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
@@ -314,6 +317,8 @@ fn buckets_under_a_tenant_keep_each_org_apart_against_a_server() {
         "",
         &[
             "ok: {lang} record, add_comment: org A's caller wrote nothing into org B's buckets",
+            "ok: {lang} record with another org's parent: refused",
+            "ok: {lang} add_comment with another org's parent: refused",
             "ok: {lang} minute_ticks(B, B's symbol): the caller's org's ticks only",
             "ok: {lang} minute_ticks(A, B's symbol): the caller's org's ticks only",
             "ok: {lang} comments_in_order(B, B's article): org B's comment only",

@@ -77,6 +77,9 @@ mod inserted_figures_tests;
 mod link_item_tests;
 #[cfg(test)]
 mod tenant_insert_tests;
+// An insert's parent in every layout that names it, under a tenant (review48).
+#[cfg(test)]
+mod tenant_parent_tests;
 // A condition comparing two fields of the document, `$expr` (audit44 M).
 #[cfg(test)]
 mod field_compare_tests;

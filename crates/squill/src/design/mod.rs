@@ -963,6 +963,11 @@ pub enum ValueSource {
     Old { field: String },
     /// The value `field` takes with this operation (the new parent).
     New { field: String },
+    /// The id of the parent a new document names in `field`, where it
+    /// names two parents of one entity (a follow's `followed` beside the
+    /// `follower` that keeps it): a parameter of its own (`followed_id`),
+    /// so that the two ids are never one.
+    LinkId { field: String },
     /// The parameter `field`, truncated to the time `unit` (a time bucket).
     Truncated { field: String, unit: String },
     /// A constant: the polymorphic collection's discriminator value.

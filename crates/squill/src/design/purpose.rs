@@ -114,12 +114,15 @@ pub enum Purpose {
     /// `tenant` before the insert: a parent of another tenant is not
     /// found, and the insert is refused rather than filed where the
     /// tenant's reads never see it. The insert sets `tenant_field` and
-    /// `field` (the new document's references) to the ids it found by.
+    /// `field` (the new document's references) to the ids it found by;
+    /// `field` is `None` where the parent keeps the new document's id
+    /// instead (a follower's `following`: the push follows the insert).
     CheckParent {
         entity: String,
         parent: String,
         tenant: String,
-        field: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        field: Option<String>,
         tenant_field: String,
     },
     /// The fields an extended reference copies, read from the instance

@@ -44,16 +44,34 @@ impl Model {
 }
 
 impl Model {
-    /// The tenant's id carried down to the children of `rel` whose chain
-    /// to the tenant starts with `rel` (a tick of a symbol of an org):
-    /// laid out in buckets of `rel`, all the children of one bucket share
-    /// its parent and so its tenant, and the bucket document holds the id
-    /// once, at its top level beside the parent's (`org` beside `symbol`),
-    /// not in each element. `None` for a relationship of no such child.
+    /// The tenant's id carried down to the children of `rel` that lie
+    /// within the tenant through `rel`'s parent (a tick of a symbol of an
+    /// org): laid out in buckets of `rel`, all the children of one bucket
+    /// share its parent and so its tenant, and the bucket document holds
+    /// the id once, at its top level beside the parent's (`org` beside
+    /// `symbol`), not in each element. Any path to the tenant will do, not
+    /// only the child's first link: a reading whose chain runs through its
+    /// device, bucketed by its batch of the same org, shares the batch's
+    /// org. `None` for a relationship of no such child, or whose parent is
+    /// the tenant itself (the bucket's parent is then the tenant's id) or
+    /// lies outside it.
     pub fn bucket_tenant(&self, rel: RelationshipId) -> Option<RelationshipId> {
-        let child = self.relationship(rel).child;
-        let t = self.tenant_relationship(child)?;
-        (self.relationship(t).tenant_chain.first() == Some(&rel)).then_some(t)
+        let r = self.relationship(rel);
+        let t = self.tenant_relationship(r.child)?;
+        (t != rel && r.one_parent() && self.tenant_relationship(r.parent).is_some()).then_some(t)
+    }
+
+    /// The relationships from `rel`'s parent up to the tenant (the
+    /// parent's own link to it first): the chain the parent's tenant is
+    /// reached through, which a bucket of `rel` shares (`bucket_tenant`).
+    /// Empty when the parent belongs to no tenant.
+    pub fn tenant_chain_of_parent(&self, rel: RelationshipId) -> Vec<RelationshipId> {
+        let p = self.relationship(rel).parent;
+        match self.tenant_relationship(p) {
+            Some(t) if self.relationship(t).tenant_chain.is_empty() => vec![t],
+            Some(t) => self.relationship(t).tenant_chain.clone(),
+            None => Vec::new(),
+        }
     }
 }
 

@@ -135,7 +135,7 @@ fn an_insert_finds_its_parent_in_the_callers_tenant_first() {
         matches!(
             &check.purpose[..],
             [crate::design::Purpose::CheckParent { parent, tenant, field, tenant_field, .. }]
-                if parent == "patient" && tenant == "clinic" && field == "patient" && tenant_field == "clinic"
+                if parent == "patient" && tenant == "clinic" && field.as_deref() == Some("patient") && tenant_field == "clinic"
         ),
         "{:?}",
         check.purpose

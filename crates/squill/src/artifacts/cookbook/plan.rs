@@ -712,6 +712,7 @@ impl Builder<'_> {
             }
             ValueSource::Old { field } => Some(format!("old_{field}")),
             ValueSource::New { field } => Some(format!("new_{field}")),
+            ValueSource::LinkId { field } => Some(format!("{field}_id")),
             ValueSource::Truncated { field, unit } => Some(format!("{field}_{unit}")),
             ValueSource::Literal { value } => Some(value.clone()),
         };
@@ -2552,8 +2553,11 @@ fn tenant_checks(b: &mut Builder, plan: &OperationPlan, at: usize) {
                 continue;
             };
             let (tenant, id) = (Some(tenant.clone()), Some(id.clone()));
-            for (key, value) in [(tenant_field, tenant), (field, id)] {
-                if let Some(v) = value
+            // A parent that keeps the new document's id (its push follows)
+            // has no reference in the document to set.
+            let pairs = [(Some(tenant_field), tenant), (field.as_ref(), id)];
+            for (key, value) in pairs {
+                if let (Some(key), Some(v)) = (key, value)
                     && !key.contains('.')
                     && !fields.iter().any(|(k, _)| k == key)
                 {

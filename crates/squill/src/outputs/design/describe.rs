@@ -599,6 +599,7 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
         }
         ValueSource::Old { field } => format!("the old {field}"),
         ValueSource::New { field } => format!("the new {field}"),
+        ValueSource::LinkId { field } => format!("the {field}'s id (parameter)"),
         ValueSource::Truncated { field, unit } => format!("{field} truncated to the {unit}"),
         ValueSource::Literal { value } => format!("\"{value}\""),
         ValueSource::Below { limit } | ValueSource::Above { limit } => words::int(*limit),
