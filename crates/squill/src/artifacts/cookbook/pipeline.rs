@@ -118,13 +118,23 @@ fn drop(lang: &Spell<'_>, step: &StepCode, array: &str) -> String {
 /// The filter's tests under `array.` as one condition on the element `$$e`;
 /// `None` when the filter tests no element (every element matches).
 fn matched(lang: &Spell<'_>, step: &StepCode, array: &str) -> Option<String> {
+    elements_passing(lang, &step.filter, array, "e")
+}
+
+/// `tests` of the elements under `array.` as one condition on the element
+/// `$$var` (`$filter`'s `this`); `None` when none tests an element.
+pub(super) fn elements_passing(
+    lang: &Spell<'_>,
+    tests: &[(String, Expr)],
+    array: &str,
+    var: &str,
+) -> Option<String> {
     let inside = format!("{array}.");
-    let tests: Vec<String> = step
-        .filter
+    let tests: Vec<String> = tests
         .iter()
         .filter_map(|(p, e)| {
             p.strip_prefix(&inside)
-                .map(|f| test(lang, &format!("$$e.{f}"), e))
+                .map(|f| test(lang, &format!("$${var}.{f}"), e))
         })
         .collect();
     match tests.len() {

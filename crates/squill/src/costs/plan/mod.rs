@@ -228,6 +228,7 @@ mod include;
 mod insert;
 mod link;
 mod merged;
+mod outlier_children;
 mod outlier_find;
 mod paging;
 mod reread;
@@ -1018,8 +1019,14 @@ impl<'a> Planner<'a> {
                 } else {
                     op.as_parent_include(self.facts.model)
                 };
-                if let Some((parent, inc)) =
-                    as_include.filter(|(_, inc)| !op.counts || in_buckets(inc))
+                // And a count of an outlier's children by their parent:
+                // the array's and the rest's, added (`count_outlier`).
+                let outlier = |inc: &Include| {
+                    matches!(self.layout(inc.relationship), Layout::Outlier { .. })
+                        && self.p.home[entity.index()] == Home::Own
+                };
+                if let Some((parent, inc)) = as_include
+                    .filter(|(_, inc)| !op.counts || in_buckets(inc) || outlier(inc))
                 {
                     // The children of the document that holds them, by its
                     // id, are that document's array, as the include of
@@ -1049,7 +1056,7 @@ impl<'a> Planner<'a> {
                             (sort, *limit, op.paging),
                         );
                     }
-                    if op.counts {
+                    if op.counts && !self.count_outlier(&mut plan, *entity) {
                         self.count_elements(&mut plan, *entity, filter);
                     }
                     return plan;
