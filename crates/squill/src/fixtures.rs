@@ -93,7 +93,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 34] = [
+pub(crate) const FILES: [(&str, &str); 35] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -227,6 +227,10 @@ pub(crate) const FILES: [(&str, &str); 34] = [
         "tenant-lines",
         include_str!("../tests/fixtures/tenant-lines.yaml"),
     ),
+    (
+        "outlier-child-filters",
+        include_str!("../tests/fixtures/outlier-child-filters.yaml"),
+    ),
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
@@ -238,10 +242,11 @@ pub(crate) const FILES: [(&str, &str); 34] = [
 /// `child-counts` (check_child_counts.py), `tenant-lines`
 /// (check_tenant_lines.py),
 /// `embedded-element-updates` (check_element_updates.py),
-/// `outlier-include-newest` (check_outlier_newest.py) and `bucket-tenant`
+/// `outlier-include-newest` (check_outlier_newest.py),
+/// `outlier-child-filters` (check_outlier_filters.py) and `bucket-tenant`
 /// (check_bucket_tenant.py), which write documents whose children they
 /// know.
-const ONLY_BY_NAME: [&str; 9] = [
+const ONLY_BY_NAME: [&str; 10] = [
     "bucket-child-reads",
     "child-counts",
     "tenant-lines",
@@ -251,6 +256,7 @@ const ONLY_BY_NAME: [&str; 9] = [
     "embedded-child-reads",
     "embedded-element-updates",
     "outlier-include-newest",
+    "outlier-child-filters",
 ];
 
 /// The model and its design. Panics on a fixture that does not load or

@@ -61,6 +61,8 @@ mod elements_tests;
 #[cfg(test)]
 mod embedded_elements_tests;
 #[cfg(test)]
+mod outlier_filters_tests;
+#[cfg(test)]
 mod outlier_newest_tests;
 #[cfg(test)]
 mod tenant_lines_tests;

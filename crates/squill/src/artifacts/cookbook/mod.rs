@@ -742,7 +742,10 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
             "merge": op.merge.as_ref().map(|m| json!({"timeline": m.timeline, "path": m.path, "items": m.items, "sort": m.sort, "limit": m.limit}))});
         // An outlier's count in two places, added: only where there is one.
         if let (Some(t), Some(e)) = (&op.total, entry.as_object_mut()) {
-            e.insert("total".into(), json!({"name": t.name, "holders": t.holders, "path": t.path, "apart": t.apart}));
+            e.insert(
+                "total".into(),
+                json!({"name": t.name, "holders": t.holders, "path": t.path, "apart": t.apart}),
+            );
         }
         // Only where there is one: the other operations' entries stay as
         // they were.

@@ -2040,7 +2040,11 @@ fn outlier_total(steps: &[StepCode]) -> Option<super::code::Total> {
 fn sliced_projection(design: &Design, step: &crate::design::Step) -> Vec<String> {
     if !step.projection.is_empty()
         || step.slices.iter().all(|x| {
-            x.sort.is_empty() && x.unexpired.is_none() && x.filter.is_empty() && !x.count && !x.stored
+            x.sort.is_empty()
+                && x.unexpired.is_none()
+                && x.filter.is_empty()
+                && !x.count
+                && !x.stored
         })
     {
         return step.projection.clone();

@@ -1286,7 +1286,10 @@ fn projection(lang: Lang, step: &StepCode) -> Option<String> {
         pairs.extend(step.slices.iter().filter(|x| x.stored).map(|x| {
             (
                 x.stored_key(),
-                format!("{{\"$size\": {{\"$ifNull\": [{}, []]}}}}", q(&format!("${}", x.path))),
+                format!(
+                    "{{\"$size\": {{\"$ifNull\": [{}, []]}}}}",
+                    q(&format!("${}", x.path))
+                ),
             )
         }));
         object(&pairs)

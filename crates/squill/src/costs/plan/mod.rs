@@ -1025,8 +1025,8 @@ impl<'a> Planner<'a> {
                     matches!(self.layout(inc.relationship), Layout::Outlier { .. })
                         && self.p.home[entity.index()] == Home::Own
                 };
-                if let Some((parent, inc)) = as_include
-                    .filter(|(_, inc)| !op.counts || in_buckets(inc) || outlier(inc))
+                if let Some((parent, inc)) =
+                    as_include.filter(|(_, inc)| !op.counts || in_buckets(inc) || outlier(inc))
                 {
                     // The children of the document that holds them, by its
                     // id, are that document's array, as the include of

@@ -50,8 +50,9 @@ pub(crate) fn slice(x: &crate::design::ArraySlice) -> String {
     };
     let mut text = match (x.count, x.limit) {
         (true, _) => format!(
-            "the number of {}{matching}, counted on the server ($size of $filter)",
-            x.path
+            "the number of {}{matching}, counted on the server ($size{})",
+            x.path,
+            if tests.is_empty() { "" } else { " of $filter" }
         ),
         (false, Some(n)) => format!(
             "{}{matching} cut to the first {} {order}",
