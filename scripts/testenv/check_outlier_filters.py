@@ -80,6 +80,11 @@ def check(db, lang, book, n, tenant):
     ])
     db["scan"].insert_many([scan(200000 + i, new + i * minute, "hub" if i < 6 else "van", "A") for i in range(10)]
                            + [scan(300000, new, "hub", "B")])
+    if tenant:
+        # A parcel of another carrier, with hubs: read as carrier t1's,
+        # nothing of it comes back.
+        db["parcel"].insert_one({"_id": "X", "tracking": "tx", tenant: "t2",
+                                 "scans": [{"_id": 900000 + i, "ts": new, "kind": "hub", "parcel": "X", tenant: "t2"} for i in range(3)]})
     args = {tenant + "_id": "t1"} if tenant else {}
     hubs_in_a = len([i for i in range(n) if kind(i) == "hub"])
     cases = [
@@ -89,6 +94,8 @@ def check(db, lang, book, n, tenant):
         ("scan_count", "A", {}, n + 10, "its full array and the 10 kept apart"),
         ("scan_count", "B", {}, 5, "its 5 embedded scans"),
     ]
+    if tenant:
+        cases.append(("kind_count", "X", {"kind": "hub"}, 0, "a parcel of another carrier"))
     for fn, parcel, more, want, what in cases:
         got = getattr(book, fn)(db, parcel_id=parcel, **more, **args)
         count = got.get("scans_count") if isinstance(got, dict) else None
@@ -110,6 +117,12 @@ def check(db, lang, book, n, tenant):
         fail(f"{lang} kind_list(B, hub): scans {ids}, read apart {len(apart)}, want its 2 embedded hubs newest first and nothing read apart")
     else:
         ok(f"{lang} kind_list(B, hub): its 2 embedded hubs, newest first, no van; nothing read apart")
+    if tenant:
+        got = book.kind_list(db, parcel_id="X", kind="hub", **args)
+        if got.get("parcel") or any(got.get("scans_merged") or []):
+            fail(f"{lang} kind_list(X, hub): returned {got!r:.120}, want nothing of another carrier's parcel")
+        else:
+            ok(f"{lang} kind_list(X, hub): nothing of another carrier's parcel")
 
 
 def main():

@@ -154,3 +154,85 @@ fn outlier_children_by_their_own_fields_against_a_server() {
         ],
     );
 }
+
+/// The fixture under a tenant, a carrier of parcels (model-level
+/// tenancy): every operation names its carrier.
+fn under_a_tenant() -> (crate::model::Model, crate::design::Design) {
+    let yaml = include_str!("../../tests/fixtures/outlier-child-filters.yaml")
+        .replacen(
+            "entities:\n",
+            "tenant: {entity: carrier, largest: 0.05}\nentities:\n  carrier: {count: 100, fields: {name: string(20)}}\n",
+            1,
+        )
+        .replacen(
+            "relationships:\n",
+            "relationships:\n  parcels: {parent: carrier, child: parcel, children: {min: 0, typical: 10000, max: 500000}, child_field: carrier}\n",
+            1,
+        );
+    let model = crate::inputs::model_file::parse("oct.yaml", &yaml).expect("a valid model");
+    let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("a design");
+    (model, design)
+}
+
+/// Under a tenant the count and the list take the same route, and the
+/// parcel's find and the rest's query both test the carrier. They once
+/// kept the old plan (`scan { carrier, _id: in (ids from step 1), kind }`):
+/// the tenant's test kept the read off the parent's route.
+#[test]
+fn under_a_tenant_the_parcel_and_the_rest_test_the_carrier() {
+    let (_, d) = under_a_tenant();
+    for name in ["kind_count", "kind_list"] {
+        let p = plan(&d, name);
+        assert_eq!(p.steps.len(), 2, "{name}: {:?}", p.steps);
+        assert!(!p.steps[0].slices.is_empty(), "{name}: the array filtered");
+        for s in &p.steps {
+            assert!(
+                s.filter.iter().any(|f| f.path == "carrier"),
+                "{name}: {} tests the carrier: {:?}",
+                s.collection,
+                s.filter
+            );
+            assert!(
+                !s.filter
+                    .iter()
+                    .any(|f| f.path == "_id" && s.collection == "scan"),
+                "{name}"
+            );
+        }
+        assert_eq!(p.steps[0].index.as_deref(), Some("_id_"), "{name}");
+    }
+}
+
+/// Against the server, under the tenant: the same truths, every document
+/// of carrier t1, and the reads pass it.
+#[test]
+fn outlier_children_under_a_tenant_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = under_a_tenant();
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (
+            "outlier-child-filters-tenant",
+            "squill_outlier_filters_t",
+            false,
+        ),
+        ("check_outlier_filters.py", &["carrier"]),
+    );
+    assert!(!out.contains("FAIL"), "{out}");
+    says_in_each_language(
+        &out,
+        "",
+        &[
+            "ok: {lang} kind_count(A, hub):",
+            "ok: {lang} scan_count(A, all):",
+            "ok: {lang} kind_list(A, hub): the newest 10 hubs",
+            "ok: {lang} kind_list(B, hub): its 2 embedded hubs",
+            "ok: {lang} kind_count(X, hub): 0 counted, a parcel of another carrier",
+            "ok: {lang} kind_list(X, hub): nothing of another carrier's parcel",
+        ],
+    );
+}

@@ -975,6 +975,7 @@ impl<'a> Planner<'a> {
         // After every route, the early returns of reads included.
         self.tenant_leads_buckets(&mut plan, op_id);
         self.tenant_leads_embedded(&mut plan, op_id);
+        self.tenant_leads_outlier(&mut plan, op_id);
         plan
     }
 
@@ -1014,8 +1015,15 @@ impl<'a> Planner<'a> {
                 // tests it on the buckets).
                 let tenant_buckets = matches!(self.p.home[entity.index()], Home::Bucketed { rel }
                     if self.facts.model.bucket_tenant(rel).is_some());
+                // An outlier's children under their tenant: the tenant is
+                // tested on the parent's find and the rest's query
+                // (`tenant_leads_outlier`).
+                let tenant_outlier =
+                    self.p.home[entity.index()] == Home::Own && self.outlier_of(*entity).is_some();
                 let as_include = if tenant_buckets {
                     op.as_bucket_parent_include(self.facts.model)
+                } else if tenant_outlier {
+                    op.as_tenant_parent_include(self.facts.model)
                 } else {
                     op.as_parent_include(self.facts.model)
                 };
