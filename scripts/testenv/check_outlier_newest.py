@@ -20,8 +20,11 @@ order the parcels came back). One query over the batch cut to 5 per
 parcel read (15) once gave A its 10 and C 5, and the merge then cut the
 whole to 5: C got none.
 
-python check_outlier_newest.py DIR URI DB MONGOSH, with DIR the directory
-`squill generate` wrote for the fixture. Prints "ok: ..." per check,
+python check_outlier_newest.py DIR URI DB MONGOSH [TENANT], with DIR the
+directory `squill generate` wrote for the fixture, and TENANT the name of
+the tenant's reference when the model has one (outcount48): every
+document then carries tenant "t1", the reads pass it, and a parcel of
+tenant "t2" with A's tracking and batch must never come back. Prints "ok: ..." per check,
 "FAIL: ..." per failure; exits 1 on any failure.
 """
 
@@ -52,8 +55,11 @@ def threshold(plan):
     return None
 
 
+SCOPE = {}
+
+
 def scan(sid, ts, parcel=None):
-    s = {"_id": sid, "ts": ts, "kind": "hub"}
+    s = {"_id": sid, "ts": ts, "kind": "hub", **SCOPE}
     if parcel is not None:
         s["parcel"] = parcel
     return s
@@ -69,36 +75,45 @@ def merged_of(got, parcel):
     return None
 
 
-def check(db, lang, book, n):
+def check(db, lang, book, n, tenant):
     db["parcel"].delete_many({})
     db["scan"].delete_many({})
     old = datetime.datetime(2020, 1, 1)
     new = datetime.datetime(2026, 1, 1)
     minute = datetime.timedelta(minutes=1)
     db["parcel"].insert_many([
-        {"_id": "A", "tracking": "ta", "batch": "b1", "scans": [scan(i, old + i * minute) for i in range(n)]},
-        {"_id": "B", "tracking": "tb", "batch": "b1", "scans": [scan(100000 + i, old + i * minute) for i in range(3)]},
-        {"_id": "C", "tracking": "tc", "batch": "b1", "scans": [scan(400000 + i, old + i * minute) for i in range(n)]},
+        {"_id": "A", "tracking": "ta", "batch": "b1", **SCOPE, "scans": [scan(i, old + i * minute) for i in range(n)]},
+        {"_id": "B", "tracking": "tb", "batch": "b1", **SCOPE, "scans": [scan(100000 + i, old + i * minute) for i in range(3)]},
+        {"_id": "C", "tracking": "tc", "batch": "b1", **SCOPE, "scans": [scan(400000 + i, old + i * minute) for i in range(n)]},
     ])
+    if tenant:
+        # Another tenant's parcel with A's tracking and the same batch.
+        db["parcel"].insert_one({"_id": "X", "tracking": "ta", "batch": "b1", tenant: "t2",
+                                 "scans": [{"_id": 900000, "ts": new, "kind": "hub", tenant: "t2"}]})
+    args = {tenant + "_id": "t1"} if tenant else {}
     older = datetime.datetime(2025, 1, 1)
     db["scan"].insert_many([scan(200000 + i, new + i * minute, "A") for i in range(10)]
                            + [scan(300000, new, "B")]
                            + [scan(500000 + i, older + i * minute, "C") for i in range(10)])
-    got = book.track(db, tracking="ta")
+    got = book.track(db, tracking="ta", **args)
+    if tenant and merged_of(got, "X") is not None:
+        fail(f"{lang} track(A): returned tenant t2's parcel X")
     ids = merged_of(got, "A")
     want = [200000 + i for i in range(9, 4, -1)]
     if ids != want:
         fail(f"{lang} track(A): scans {ids[:12]}{'…' if len(ids) > 12 else ''} ({len(ids)}), want the newest 5 kept apart, {want}")
     else:
         ok(f"{lang} track(A): the newest 5 scans, all kept apart, newest first, from a full array of {n}")
-    got = book.track(db, tracking="tb")
+    got = book.track(db, tracking="tb", **args)
     ids = merged_of(got, "B")
     apart = got.get("scan") or []
     if ids != [100002, 100001, 100000] or apart:
         fail(f"{lang} track(B): scans {ids}, read apart {len(apart)}, want its 3 embedded newest first and nothing read apart")
     else:
         ok(f"{lang} track(B): its 3 embedded scans, newest first; nothing read apart for an array with room")
-    got = book.track_batch(db, batch="b1")
+    got = book.track_batch(db, batch="b1", **args)
+    if tenant and merged_of(got, "X") is not None:
+        fail(f"{lang} track_batch(b1): returned tenant t2's parcel X")
     want = {
         "A": [200000 + i for i in range(9, 4, -1)],
         "B": [100002, 100001, 100000],
@@ -113,6 +128,9 @@ def check(db, lang, book, n):
 
 def main():
     directory, uri, db_name, mongosh = sys.argv[1:5]
+    tenant = sys.argv[5] if len(sys.argv) > 5 else None
+    if tenant:
+        SCOPE[tenant] = "t1"
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import three_cookbooks
 
@@ -123,7 +141,7 @@ def main():
         n = 1700
     db = MongoClient(uri)[db_name]
     for lang, book in books:
-        check(db, lang, book, n)
+        check(db, lang, book, n, tenant)
     sys.exit(1 if failures else 0)
 
 

@@ -96,7 +96,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 37] = [
+pub(crate) const FILES: [(&str, &str); 38] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -242,6 +242,10 @@ pub(crate) const FILES: [(&str, &str); 37] = [
         "tenant-parents",
         include_str!("../tests/fixtures/tenant-parents.yaml"),
     ),
+    (
+        "outlier-child-filters",
+        include_str!("../tests/fixtures/outlier-child-filters.yaml"),
+    ),
 ];
 
 /// Fixtures left out of `all()`, loaded by name by their own tests:
@@ -253,12 +257,13 @@ pub(crate) const FILES: [(&str, &str); 37] = [
 /// `child-counts` (check_child_counts.py), `tenant-lines`
 /// (check_tenant_lines.py),
 /// `embedded-element-updates` (check_element_updates.py),
-/// `outlier-include-newest` (check_outlier_newest.py), `bucket-tenant`
+/// `outlier-include-newest` (check_outlier_newest.py),
+/// `outlier-child-filters` (check_outlier_filters.py), `bucket-tenant`
 /// (check_bucket_tenant.py), `expiring-embedded`
 /// (check_expiring_embedded.py), `hold-sum` (check_amount.py) and
 /// `tenant-parents` (check_tenant_insert.py), which write documents whose
 /// children they know.
-const ONLY_BY_NAME: [&str; 12] = [
+const ONLY_BY_NAME: [&str; 13] = [
     "expiring-embedded",
     "hold-sum",
     "tenant-parents",
@@ -271,6 +276,7 @@ const ONLY_BY_NAME: [&str; 12] = [
     "embedded-child-reads",
     "embedded-element-updates",
     "outlier-include-newest",
+    "outlier-child-filters",
 ];
 
 /// The model and its design. Panics on a fixture that does not load or

@@ -66,6 +66,8 @@ mod embedded_elements_tests;
 #[cfg(test)]
 mod expiring_embedded_tests;
 #[cfg(test)]
+mod outlier_filters_tests;
+#[cfg(test)]
 mod outlier_newest_tests;
 #[cfg(test)]
 mod tenant_lines_tests;

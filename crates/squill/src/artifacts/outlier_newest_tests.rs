@@ -113,13 +113,41 @@ fn an_outlier_include_of_the_newest_against_a_server() {
     );
 }
 
-/// Under a tenant (REVIEW47 item 7): the reads find the tenant by its id
-/// first, a step the plan drops, and the full-array test once kept the
-/// dropped step's numbering: it named the read apart itself, and the code
-/// lost its per-parent loop, its guard and its merge. Both reads keep them.
+/// The same reads under a tenant (`carrier`), against the server in
+/// each language (outcount48): the reads find the parcels by tracking or
+/// batch within the caller's carrier, the guard and merge hold, and a
+/// parcel of another carrier with the same tracking never comes back.
+/// REVIEW47 item 7 fixed the plan, which no server had run.
 #[test]
-fn an_outlier_include_under_a_tenant_keeps_its_guard_and_merge() {
-    let yaml = include_str!("../../tests/fixtures/outlier-include-newest.yaml")
+fn an_outlier_include_under_a_tenant_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let model =
+        crate::inputs::model_file::parse("oit.yaml", &under_a_tenant()).expect("a valid model");
+    let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("a design");
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("outlier-include-tenant", "squill_outlier_tenant", false),
+        ("check_outlier_newest.py", &["carrier"]),
+    );
+    assert!(!out.contains("FAIL"), "{out}");
+    says_in_each_language(
+        &out,
+        "",
+        &[
+            "ok: {lang} track(A): the newest 5 scans, all kept apart",
+            "ok: {lang} track(B): its 3 embedded scans, newest first",
+            "ok: {lang} track_batch(b1): each parcel's own newest scans",
+        ],
+    );
+}
+
+/// The fixture with the review's tenant, a carrier of parcels.
+fn under_a_tenant() -> String {
+    include_str!("../../tests/fixtures/outlier-include-newest.yaml")
         .replacen(
             "entities:\n",
             "tenant: {entity: carrier, largest: 0.05}\nentities:\n  carrier: {count: 100, fields: {name: string(20)}}\n",
@@ -129,7 +157,16 @@ fn an_outlier_include_under_a_tenant_keeps_its_guard_and_merge() {
             "relationships:\n",
             "relationships:\n  parcels: {parent: carrier, child: parcel, children: {min: 0, typical: 10000, max: 500000}, child_field: carrier}\n",
             1,
-        );
+        )
+}
+
+/// Under a tenant (REVIEW47 item 7): the reads find the tenant by its id
+/// first, a step the plan drops, and the full-array test once kept the
+/// dropped step's numbering: it named the read apart itself, and the code
+/// lost its per-parent loop, its guard and its merge. Both reads keep them.
+#[test]
+fn an_outlier_include_under_a_tenant_keeps_its_guard_and_merge() {
+    let yaml = under_a_tenant();
     let model = crate::inputs::model_file::parse("oit.yaml", &yaml).expect("a valid model");
     let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
         .expect("a design");

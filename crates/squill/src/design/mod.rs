@@ -661,6 +661,31 @@ pub struct ArraySlice {
     /// TTL index deletes whole documents only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unexpired: Option<SliceUnexpired>,
+    /// Tests of the elements' own fields (paths under `path`): only the
+    /// elements that pass come back (`$filter`), before the order and the
+    /// cut. An outlier's children read by their own fields (a parcel's
+    /// scans of one kind): the array once came back whole.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub filter: Vec<StepFilter>,
+    /// The number of the elements that pass comes back under `path`, not
+    /// the elements (`$size` of the `$filter`): a count of an outlier's
+    /// children counts the array's on the server.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub count: bool,
+    /// The array's stored length comes back too, under
+    /// `ArraySlice::stored_key`: the test of whether an outlier's parent
+    /// is full cannot read it from an array that comes back filtered.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stored: bool,
+}
+
+impl ArraySlice {
+    /// The key the array's stored length comes back under (`stored`):
+    /// `_stored_scans` for `scans`: a computed field of the projection,
+    /// beside the array, that the cookbook's full-array test reads.
+    pub fn stored_key(&self) -> String {
+        format!("_stored_{}", self.path.replace('.', "_"))
+    }
 }
 
 /// The date an expiring element's life counts from and the life, in

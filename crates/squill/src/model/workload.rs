@@ -118,7 +118,7 @@ impl Operation {
     /// planner both take it in this form, so the design does not depend on
     /// how the read is written.
     pub fn as_parent_include(&self, model: &super::Model) -> Option<(EntityId, Include)> {
-        self.parent_include(model, false)
+        self.parent_include(model, Tenant::None)
     }
 
     /// `as_parent_include`, where the read may also name the tenant whose
@@ -130,14 +130,18 @@ impl Operation {
     /// a child of another layout, read by its parent, would lose its
     /// tenant's test.
     pub fn as_bucket_parent_include(&self, model: &super::Model) -> Option<(EntityId, Include)> {
-        self.parent_include(model, true)
+        self.parent_include(model, Tenant::Buckets)
     }
 
-    fn parent_include(
-        &self,
-        model: &super::Model,
-        bucket_tenant: bool,
-    ) -> Option<(EntityId, Include)> {
+    /// `as_parent_include`, where the read may also name the child's own
+    /// tenant (a parcel's scans of one kind, under its carrier). For an
+    /// outlier's children: the planner tests the tenant on the parent's
+    /// find and on the query of the rest (`costs::plan::tenant`).
+    pub fn as_tenant_parent_include(&self, model: &super::Model) -> Option<(EntityId, Include)> {
+        self.parent_include(model, Tenant::Child)
+    }
+
+    fn parent_include(&self, model: &super::Model, tenant: Tenant) -> Option<(EntityId, Include)> {
         let OperationKind::Read {
             entity,
             filter,
@@ -177,12 +181,16 @@ impl Operation {
         // (and, in buckets, the tenant the parent's buckets hold).
         let own = |f: &&Filter| {
             f.related.as_ref().is_none_or(|x| {
+                let named = match tenant {
+                    Tenant::None => None,
+                    Tenant::Buckets => model.bucket_tenant(r),
+                    Tenant::Child => model.tenant_relationship(*entity),
+                };
                 x.field == "_id"
                     && (x.relationship == r
-                        || (bucket_tenant
-                            && x.further.is_empty()
+                        || (x.further.is_empty()
                             && f.op == FilterOp::Eq
-                            && model.bucket_tenant(r) == Some(x.relationship)))
+                            && named == Some(x.relationship)))
             })
         };
         if through.next().is_some() || !filter.iter().all(|f| own(&f)) {
@@ -205,6 +213,17 @@ impl Operation {
         };
         Some((model.relationship(r).parent, inc))
     }
+}
+
+/// Which tenant a read of a parent's children may name beside the
+/// parent (`Operation::parent_include`).
+#[derive(Clone, Copy)]
+enum Tenant {
+    None,
+    /// The tenant the parent's buckets hold (`Model::bucket_tenant`).
+    Buckets,
+    /// The child's own tenant (`Model::tenant_relationship`).
+    Child,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

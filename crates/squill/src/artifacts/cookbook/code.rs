@@ -17,6 +17,8 @@ pub struct OpCode {
     pub steps: Vec<StepCode>,
     /// A feed merged from a timeline and the outliers' items.
     pub merge: Option<Merge>,
+    /// An outlier's children counted in two places, added (`scans_count`).
+    pub total: Option<Total>,
     /// An operation whose write the plan merged into another's one update
     /// (an atomic group with `same:`): what its function throws, since
     /// alone it has nothing to send.
@@ -334,11 +336,15 @@ pub enum When {
     /// outlier's array full: its other children live apart). With `each`
     /// the step runs once for each such document (its limit that
     /// document's), its ids taken from that document alone.
+    /// With `size`, the number the step returned under that key holds the
+    /// array's stored length: its array came back filtered
+    /// (`ArraySlice::stored`).
     Full {
         step: String,
         path: String,
         n: u64,
         each: bool,
+        size: Option<String>,
     },
     /// An earlier conditional write matched a document, or the delete
     /// `or_deleted` before it deleted one (a time bucket deleted with its
@@ -356,6 +362,19 @@ pub enum When {
         found: String,
         holds: bool,
     },
+}
+
+/// An outlier's children counted: the matching elements of each parent's
+/// array (counted on the server) plus those kept apart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Total {
+    /// The result's key and its variable (`scans_count`).
+    pub name: String,
+    /// The step whose documents hold their array's count under `path`.
+    pub holders: String,
+    pub path: String,
+    /// The count of the children kept apart (0 when it did not run).
+    pub apart: String,
 }
 
 /// A feed read from a timeline: the timeline's items and the items read at
@@ -526,6 +545,9 @@ pub struct StepCode {
     pub elements_within: Vec<String>,
     /// Embedded arrays returned cut to a limit (`Step::slices`).
     pub slices: Vec<crate::design::ArraySlice>,
+    /// The slices' tests of their elements, each path under its array's
+    /// (`ArraySlice::filter`), with the values the caller passes.
+    pub slice_filters: Vec<(String, Expr)>,
     pub index: Option<String>,
     pub documents: f64,
     pub purpose: String,

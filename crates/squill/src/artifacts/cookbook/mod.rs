@@ -588,8 +588,17 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                         code::When::AtMost { step, n } => json!({"at_most": [step, n]}),
                         code::When::IdsAtMost { ids, n } => json!({"ids_at_most": [ids, n]}),
                         code::When::Any { step, path } => json!({"any": [step, path]}),
-                        code::When::Full { step, path, n, each: false } => json!({"full": [step, path, n]}),
-                        code::When::Full { step, path, n, each: true } => json!({"full": [step, path, n], "each": true}),
+                        code::When::Full { step, path, n, each, size } => {
+                            let mut full = json!({"full": [step, path, n]});
+                            if *each {
+                                full["each"] = json!(true);
+                            }
+                            // The stored length's key, beside a filtered array.
+                            if let Some(size) = size {
+                                full["size"] = json!(size);
+                            }
+                            full
+                        }
                         code::When::Matched { step, changed: true, .. } => json!({"matched": step, "changed": true}),
                         code::When::Matched { step, or_deleted: None, .. } => json!({"matched": step}),
                         code::When::Matched { step, or_deleted: Some(d), .. } => json!({"matched": step, "or_deleted": d}),
@@ -748,6 +757,13 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
             .collect();
         let mut entry = json!({"operation": op.name, "transaction": op.transaction, "params": params, "steps": steps,
             "merge": op.merge.as_ref().map(|m| json!({"timeline": m.timeline, "path": m.path, "items": m.items, "sort": m.sort, "limit": m.limit}))});
+        // An outlier's count in two places, added: only where there is one.
+        if let (Some(t), Some(e)) = (&op.total, entry.as_object_mut()) {
+            e.insert(
+                "total".into(),
+                json!({"name": t.name, "holders": t.holders, "path": t.path, "apart": t.apart}),
+            );
+        }
         // Only where there is one: the other operations' entries stay as
         // they were.
         if let (Some(m), Some(e)) = (&op.merged_away, entry.as_object_mut()) {

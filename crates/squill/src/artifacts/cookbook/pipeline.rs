@@ -152,16 +152,26 @@ fn drop(lang: &Spell<'_>, step: &StepCode, array: &str) -> String {
 /// each element is tested on its own; `None` when the filter tests no
 /// element (every element matches).
 fn matched(lang: &Spell<'_>, step: &StepCode, array: &str) -> Option<String> {
+    elements_passing(lang, &step.filter, array, "e")
+}
+
+/// `tests` of the elements under `array.` as one condition on the element
+/// `$$var` (`$filter`'s `this`); `None` when none tests an element.
+pub(super) fn elements_passing(
+    lang: &Spell<'_>,
+    tests: &[(String, Expr)],
+    array: &str,
+    var: &str,
+) -> Option<String> {
     let inside = format!("{array}.");
-    let mut tests: Vec<String> = step
-        .filter
+    let mut found: Vec<String> = tests
         .iter()
         .filter_map(|(p, e)| {
             p.strip_prefix(&inside)
-                .map(|f| test(lang, &format!("$$e.{f}"), e))
+                .map(|f| test(lang, &format!("$${var}.{f}"), e))
         })
         .collect();
-    for (_, e) in &step.filter {
+    for (_, e) in tests {
         if let Expr::ElementFields {
             array: of,
             compares,
@@ -169,13 +179,13 @@ fn matched(lang: &Spell<'_>, step: &StepCode, array: &str) -> Option<String> {
         } = e
             && of == array
         {
-            tests.extend(compares.iter().map(|c| compare(lang, c)));
+            found.extend(compares.iter().map(|c| compare(lang, c, var)));
         }
     }
-    match tests.len() {
+    match found.len() {
         0 => None,
-        1 => tests.into_iter().next(),
-        _ => Some(format!("{{\"$and\": [{}]}}", tests.join(", "))),
+        1 => found.into_iter().next(),
+        _ => Some(format!("{{\"$and\": [{}]}}", found.join(", "))),
     }
 }
 
@@ -193,7 +203,7 @@ pub(super) fn any_element(
         .iter()
         .map(|(f, e)| test(lang, &format!("$$e.{f}"), e))
         .collect();
-    all.extend(compares.iter().map(|c| compare(lang, c)));
+    all.extend(compares.iter().map(|c| compare(lang, c, "e")));
     format!(
         "{{\"$anyElementTrue\": [{{\"$map\": {{\"input\": {}, \"as\": \"e\", \"in\": {{\"$and\": [{}]}}}}}}]}}",
         q(&format!("${array}")),
@@ -204,8 +214,8 @@ pub(super) fn any_element(
 /// A comparison of the element `$$e`'s field with another of its fields
 /// or a value, the caller's amount added first where the condition says
 /// so: `{"$lte": [{"$add": ["$$e.qty", amount]}, "$$e.cap"]}`.
-fn compare(lang: &Spell<'_>, c: &ElementCompare) -> String {
-    let field = q(&format!("$$e.{}", c.a));
+fn compare(lang: &Spell<'_>, c: &ElementCompare, var: &str) -> String {
+    let field = q(&format!("$${var}.{}", c.a));
     let left = match &c.plus {
         Some((amount, negative)) => format!(
             "{{{}: [{field}, {amount}]}}",

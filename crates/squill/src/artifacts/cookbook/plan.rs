@@ -1977,7 +1977,16 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             && step.limit.is_some()
             && is_archive_find(design, &plan.operation))
         .then(|| b.param(&step.collection, "", ParamKind::Batch, ""));
+        // The tests of the elements of arrays returned filtered (an
+        // outlier's children of one kind), with the caller's values.
+        let slice_filters: Vec<(String, Expr)> = step
+            .slices
+            .iter()
+            .flat_map(|x| x.filter.iter())
+            .map(|f| (f.path.clone(), b.filter_expr(step, f)))
+            .collect();
         b.steps.push(StepCode {
+            slice_filters,
             elem_match,
             each,
             chunks,
@@ -2019,11 +2028,19 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 })
                 .or_else(|| {
                     let f = step.if_full.as_deref()?;
+                    let from = b.steps.get(f.step.wrapping_sub(1))?;
                     Some(super::code::When::Full {
-                        step: b.steps.get(f.step.wrapping_sub(1))?.key.clone(),
+                        step: from.key.clone(),
                         path: f.array.clone(),
                         n: f.threshold,
                         each: f.each,
+                        // The array came back filtered: its stored length
+                        // came beside it.
+                        size: from
+                            .slices
+                            .iter()
+                            .find(|x| x.path == f.array && x.stored)
+                            .map(crate::design::ArraySlice::stored_key),
                     })
                 })
                 .or_else(|| step
@@ -2072,6 +2089,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .filter_map(|f| b.under_test(&step.collection, &f.path))
                 .collect(),
             purpose: match step.every.map(|n| crate::words::num(n as f64)) {
+                Some(n) if step.if_full.is_some() && step.count.is_some() => format!(
+                    "{} — only for a document whose array is full (about once every {n} runs); added to the array's count",
+                    crate::design::Purpose::texts(&step.purpose)
+                ),
                 Some(n) if step.if_full.is_some() => format!(
                     "{} — only for a document whose array is full (about once every {n} runs); merged with the array's, in order, to the limit",
                     crate::design::Purpose::texts(&step.purpose)
@@ -2156,6 +2177,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         params: b.params,
         steps: b.steps,
         merge: None,
+        total: None,
         merged_away: plan.warnings.iter().find_map(|w| match w {
             crate::design::Warning::MergedWrite {
                 group,
@@ -2171,7 +2193,32 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
     };
     super::timeline::fix(design, plan, &mut op);
     op.merge = op.merge.take().or_else(|| outlier_merge(&op.steps));
+    op.total = outlier_total(&op.steps);
     op
+}
+
+/// An outlier's children counted in both places: the step that returned
+/// each parent's array as the number of its matching elements
+/// (`ArraySlice::count`), and the count of those kept apart, run only
+/// for a full parent. The caller wants one number, their sum.
+fn outlier_total(steps: &[StepCode]) -> Option<super::code::Total> {
+    let apart = steps
+        .iter()
+        .find(|s| s.counts && matches!(s.when, Some(super::code::When::Full { .. })))?;
+    let Some(super::code::When::Full { step, path, .. }) = &apart.when else {
+        return None;
+    };
+    let holders = steps.iter().find(|s| s.key == *step)?;
+    holders
+        .slices
+        .iter()
+        .any(|x| x.path == *path && x.count)
+        .then(|| super::code::Total {
+            name: ident(&format!("{path}_count")),
+            holders: step.clone(),
+            path: path.clone(),
+            apart: apart.key.clone(),
+        })
 }
 
 /// A step's projection beside the arrays it returns cut
@@ -2181,10 +2228,13 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
 /// collection's example. A `$slice` alone keeps the other fields.
 fn sliced_projection(design: &Design, step: &crate::design::Step) -> Vec<String> {
     if !step.projection.is_empty()
-        || step
-            .slices
-            .iter()
-            .all(|x| x.sort.is_empty() && x.unexpired.is_none())
+        || step.slices.iter().all(|x| {
+            x.sort.is_empty()
+                && x.unexpired.is_none()
+                && x.filter.is_empty()
+                && !x.count
+                && !x.stored
+        })
     {
         return step.projection.clone();
     }

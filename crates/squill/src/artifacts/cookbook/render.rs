@@ -180,9 +180,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
             tests,
             compares,
         } => {
-            let spelled = |e: &Expr| expr(lang, e);
-            let aged = |n: u64| alive_since(lang, n);
-            let spell = spell(lang, &spelled, &aged);
+            let spell = spell(lang);
             super::pipeline::any_element(&spell, array, tests, compares)
         }
         Expr::Fields(t, a, b) => format!(
@@ -333,12 +331,32 @@ fn condition(lang: Lang, when: &When) -> String {
         }
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
-        (When::Full { step, path, n, .. }, Lang::Python) => {
-            format!("any(len(d.get({}) or []) >= {n} for d in {step})", q(path))
-        }
-        (When::Full { step, path, n, .. }, _) => {
-            format!("{step}.some((d) => (d[{}] || []).length >= {n})", q(path))
-        }
+        (
+            When::Full {
+                step,
+                path,
+                n,
+                size,
+                ..
+            },
+            Lang::Python,
+        ) => format!(
+            "any({} for d in {step})",
+            full_test(lang, "d", path, size.as_deref(), *n)
+        ),
+        (
+            When::Full {
+                step,
+                path,
+                n,
+                size,
+                ..
+            },
+            _,
+        ) => format!(
+            "{step}.some((d) => {})",
+            full_test(lang, "d", path, size.as_deref(), *n)
+        ),
         (
             When::Matched {
                 step,
@@ -400,8 +418,24 @@ fn condition(lang: Lang, when: &When) -> String {
     }
 }
 
-/// What a step that did not run gives: no documents, or no write.
+/// Whether the document `var` holds its array at `path` full (`n`
+/// items): its length, or the stored length that came back under `size`
+/// beside an array returned filtered.
+fn full_test(lang: Lang, var: &str, path: &str, size: Option<&str>, n: u64) -> String {
+    match (size, lang) {
+        (Some(k), Lang::Python) => format!("({var}.get({}) or 0) >= {n}", q(k)),
+        (Some(k), _) => format!("({var}[{}] || 0) >= {n}", q(k)),
+        (None, Lang::Python) => format!("len({var}.get({}) or []) >= {n}", q(path)),
+        (None, _) => format!("({var}[{}] || []).length >= {n}", q(path)),
+    }
+}
+
+/// What a step that did not run gives: no documents, no write, or a
+/// count of none.
 fn skipped(lang: Lang, step: &StepCode) -> &'static str {
+    if step.counts {
+        return "0";
+    }
     match (step.action, lang) {
         (Action::Find | Action::GraphLookup, _) => "[]",
         (_, Lang::Python) => "None",
@@ -418,12 +452,13 @@ const EACH_PARENT: &str = "_parent";
 /// (`When::Full { each }`): the step as it runs for one parent, its ids
 /// taken from that parent alone (`{"parcel": {"$in": _ids([_parent], "_id")}}`);
 /// the array's path and its threshold select the parents.
-fn for_each_parent(step: &StepCode) -> Option<(StepCode, &str, &str, u64)> {
+fn for_each_parent(step: &StepCode) -> Option<(StepCode, &str, &str, u64, Option<&str>)> {
     let Some(When::Full {
         step: from,
         path,
         n,
         each: true,
+        size,
     }) = &step.when
     else {
         return None;
@@ -440,7 +475,7 @@ fn for_each_parent(step: &StepCode) -> Option<(StepCode, &str, &str, u64)> {
         }
     }
     one.when = None;
-    Some((one, from.as_str(), path.as_str(), *n))
+    Some((one, from.as_str(), path.as_str(), *n, size.as_deref()))
 }
 
 /// The feed merged: the timeline's items and the items read at feed time,
@@ -1084,16 +1119,20 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
     update_doc_with(lang, step, &[])
 }
 
-/// How `lang` spells what an update pipeline holds (pipeline.rs), its
-/// expressions by `expr`, now less a life by `since`.
-fn spell<'a>(
-    lang: Lang,
-    expr: &'a dyn Fn(&Expr) -> String,
-    since: &'a dyn Fn(u64) -> String,
-) -> super::pipeline::Spell<'a> {
+/// How the update pipelines and the filtered arrays spell values in
+/// `lang`: its expressions, and now less a life.
+fn spell(lang: Lang) -> super::pipeline::Spell<'static> {
     super::pipeline::Spell {
-        expr,
-        since,
+        expr: match lang {
+            Lang::Python => &|e| expr(Lang::Python, e),
+            Lang::Mongosh => &|e| expr(Lang::Mongosh, e),
+            Lang::Node => &|e| expr(Lang::Node, e),
+        },
+        since: match lang {
+            Lang::Python => &|n| alive_since(Lang::Python, n),
+            Lang::Mongosh => &|n| alive_since(Lang::Mongosh, n),
+            Lang::Node => &|n| alive_since(Lang::Node, n),
+        },
         falsy: if lang == Lang::Python {
             "False"
         } else {
@@ -1109,9 +1148,7 @@ fn spell<'a>(
 fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
     // Elements of an array changed or dropped, with the figures kept over
     // it computed again: an update pipeline of its own (pipeline.rs).
-    let spelled = |e: &Expr| expr(lang, e);
-    let aged = |n: u64| alive_since(lang, n);
-    let spell = spell(lang, &spelled, &aged);
+    let spell = spell(lang);
     if let Some(stages) = super::pipeline::elements(&spell, step) {
         return stages;
     }
@@ -1250,7 +1287,22 @@ fn projection(lang: Lang, step: &StepCode) -> Option<String> {
             .filter(|p| !step.slices.iter().any(|x| x.path == **p))
             .map(|p| (p.clone(), "1".to_string()))
             .collect();
-        pairs.extend(step.slices.iter().map(|x| (x.path.clone(), slice(lang, x))));
+        pairs.extend(
+            step.slices
+                .iter()
+                .map(|x| (x.path.clone(), slice(lang, x, &step.slice_filters))),
+        );
+        // The stored length beside an array returned filtered: whether
+        // the parent is full.
+        pairs.extend(step.slices.iter().filter(|x| x.stored).map(|x| {
+            (
+                x.stored_key(),
+                format!(
+                    "{{\"$size\": {{\"$ifNull\": [{}, []]}}}}",
+                    q(&format!("${}", x.path))
+                ),
+            )
+        }));
         object(&pairs)
     })
 }
@@ -1272,11 +1324,21 @@ fn alive_since(lang: Lang, seconds: u64) -> String {
 /// `$firstN`; a document without the array gives an empty one).
 /// `{"$slice": [expr, n]}` would not do in a find's projection: there
 /// `$slice` is the projection operator, whose list is `[skip, limit]`.
-fn slice(lang: Lang, x: &crate::design::ArraySlice) -> String {
-    if let (true, None, Some(n)) = (x.sort.is_empty(), &x.unexpired, x.limit) {
+fn slice(lang: Lang, x: &crate::design::ArraySlice, tests: &[(String, Expr)]) -> String {
+    let plain = x.filter.is_empty() && !x.count;
+    if let (true, true, None, Some(n)) = (plain, x.sort.is_empty(), &x.unexpired, x.limit) {
         return format!("{{\"$slice\": {n}}}");
     }
     let mut input = format!("{{\"$ifNull\": [{}, []]}}", q(&format!("${}", x.path)));
+    // Only the elements that pass the tests of their own fields (an
+    // outlier's children of one kind), before the order and the cut.
+    let spell = spell(lang);
+    if let Some(cond) = super::pipeline::elements_passing(&spell, tests, &x.path, "this") {
+        input = format!("{{\"$filter\": {{\"input\": {input}, \"cond\": {cond}}}}}");
+    }
+    if x.count {
+        return format!("{{\"$size\": {input}}}");
+    }
     // Now less the life, computed when the operation runs, as a filter's
     // test of the date is (`Expr::Unexpired`): a find's projection has no
     // `$$NOW` on every server (SecantusDB: "undefined variable").
@@ -1711,10 +1773,10 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         (Some(w), _) => format!("{} ? {call} : {}", condition(lang, w), skipped(lang, step)),
         // One query for each full parent: in Node side by side, each
         // awaited (`call` starts with its `await`).
-        (None, Some((_, from, path, n))) => {
+        (None, Some((_, from, path, n, size))) => {
             let full = format!(
-                "{from}.filter(({EACH_PARENT}) => ({EACH_PARENT}[{}] || []).length >= {n})",
-                q(path)
+                "{from}.filter(({EACH_PARENT}) => {})",
+                full_test(lang, EACH_PARENT, path, *size, *n)
             );
             if lang == Lang::Node {
                 format!("(await Promise.all({full}.map(async ({EACH_PARENT}) => {call}))).flat()")
@@ -1907,10 +1969,33 @@ fn opt_arg(opts: &[(String, String)]) -> String {
 
 /// The feed merged, when the operation reads one from a timeline.
 fn merge_lines(lang: Lang, op: &OpCode, indent: &str) -> String {
-    op.merge
+    let mut out = op
+        .merge
         .as_ref()
         .map(|m| merged(lang, m, indent))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    if let Some(t) = &op.total {
+        out.push_str(&total(lang, t, indent));
+    }
+    out
+}
+
+/// An outlier's children counted: each parent's array's matching
+/// elements (counted on the server) plus those kept apart.
+fn total(lang: Lang, t: &super::code::Total, indent: &str) -> String {
+    let (name, holders, path, apart) = (&t.name, &t.holders, q(&t.path), &t.apart);
+    match lang {
+        Lang::Python => format!(
+            "{indent}# the {} in all: in the arrays and kept apart\n\
+             {indent}{name} = sum(t.get({path}) or 0 for t in {holders}) + {apart}\n",
+            t.path
+        ),
+        _ => format!(
+            "{indent}// the {} in all: in the arrays and kept apart\n\
+             {indent}const {name} = {holders}.reduce((n, t) => n + (t[{path}] || 0), 0) + {apart};\n",
+            t.path
+        ),
+    }
 }
 
 /// The document an insert writes: its parameter, or the one it builds.
@@ -1930,6 +2015,9 @@ fn returns(op: &OpCode) -> String {
         .collect();
     if let Some(m) = &op.merge {
         keys.push(format!("{}: {}", q(&m.name), m.name));
+    }
+    if let Some(t) = &op.total {
+        keys.push(format!("{}: {}", q(&t.name), t.name));
     }
     format!("{{{}}}", keys.join(", "))
 }
@@ -2385,9 +2473,9 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             condition(Lang::Python, w),
             skipped(Lang::Python, step)
         ),
-        (None, Some((_, from, path, n))) => format!(
-            "[x for {EACH_PARENT} in {from} if len({EACH_PARENT}.get({}) or []) >= {n} for x in {call}]",
-            q(path)
+        (None, Some((_, from, path, n, size))) => format!(
+            "[x for {EACH_PARENT} in {from} if {} for x in {call}]",
+            full_test(Lang::Python, EACH_PARENT, path, *size, *n)
         ),
         (None, None) => call,
     };

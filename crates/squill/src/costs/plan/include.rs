@@ -288,6 +288,9 @@ impl<'a> Planner<'a> {
                 .collect(),
             limit,
             unexpired,
+            filter: Vec::new(),
+            count: false,
+            stored: false,
         });
     }
 
@@ -423,6 +426,10 @@ impl<'a> Planner<'a> {
         self.return_holder(plan, from, rel, true, from_step);
         let within = inc.limit.is_some_and(|l| l <= threshold) && inc.sort.is_empty();
         let rest = self.outlier_rest(r, threshold, m).filter(|_| !within);
+        // The array's elements tested as the rest's documents are (a
+        // parcel's scans of one kind), and its stored length beside them
+        // when the rest is read: the full-array test needs it.
+        self.filter_outlier_array(plan, (from, from_step), inc, rest.is_some());
         if let Some(rest) = rest {
             let acc = self.access(target);
             let mut step = Self::step(

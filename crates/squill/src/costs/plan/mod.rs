@@ -228,6 +228,7 @@ mod include;
 mod insert;
 mod link;
 mod merged;
+mod outlier_children;
 mod outlier_find;
 mod paging;
 mod reread;
@@ -976,6 +977,7 @@ impl<'a> Planner<'a> {
         // After every route, the early returns of reads included.
         self.tenant_leads_buckets(&mut plan, op_id);
         self.tenant_leads_embedded(&mut plan, op_id);
+        self.tenant_leads_outlier(&mut plan, op_id);
         plan
     }
 
@@ -1015,13 +1017,26 @@ impl<'a> Planner<'a> {
                 // tests it on the buckets).
                 let tenant_buckets = matches!(self.p.home[entity.index()], Home::Bucketed { rel }
                     if self.facts.model.bucket_tenant(rel).is_some());
+                // An outlier's children under their tenant: the tenant is
+                // tested on the parent's find and the rest's query
+                // (`tenant_leads_outlier`).
+                let tenant_outlier =
+                    self.p.home[entity.index()] == Home::Own && self.outlier_of(*entity).is_some();
                 let as_include = if tenant_buckets {
                     op.as_bucket_parent_include(self.facts.model)
+                } else if tenant_outlier {
+                    op.as_tenant_parent_include(self.facts.model)
                 } else {
                     op.as_parent_include(self.facts.model)
                 };
+                // And a count of an outlier's children by their parent:
+                // the array's and the rest's, added (`count_outlier`).
+                let outlier = |inc: &Include| {
+                    matches!(self.layout(inc.relationship), Layout::Outlier { .. })
+                        && self.p.home[entity.index()] == Home::Own
+                };
                 if let Some((parent, inc)) =
-                    as_include.filter(|(_, inc)| !op.counts || in_buckets(inc))
+                    as_include.filter(|(_, inc)| !op.counts || in_buckets(inc) || outlier(inc))
                 {
                     // The children of the document that holds them, by its
                     // id, are that document's array, as the include of
@@ -1051,7 +1066,7 @@ impl<'a> Planner<'a> {
                             (sort, *limit, op.paging),
                         );
                     }
-                    if op.counts {
+                    if op.counts && !self.count_outlier(&mut plan, *entity) {
                         self.count_elements(&mut plan, *entity, filter);
                     }
                     return plan;

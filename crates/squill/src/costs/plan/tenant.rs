@@ -168,6 +168,52 @@ impl Planner<'_> {
         }
     }
 
+    /// A read of an outlier's children under their tenant, through their
+    /// parent (`as_tenant_parent_include`): the parent's find by its `_id`
+    /// and the query of the rest each test the caller's tenant. The id
+    /// finds the one parent, so its find keeps `_id_`; the rest's index
+    /// leads with the tenant, as every index of the collection does.
+    /// Without it, a parcel of another carrier would be read and counted.
+    pub(super) fn tenant_leads_outlier(&self, plan: &mut OpPlan, op: OperationId) {
+        if !self.operation_within_tenant(op) {
+            return;
+        }
+        let model = self.facts.model;
+        let e = model.operation(op).entity_in(model);
+        if self.p.home[e.index()] != Home::Own {
+            return;
+        }
+        let Some((r, _, _)) = self.outlier_of(e) else {
+            return;
+        };
+        let parent = self.access(model.relationship(r).parent).collection;
+        let apart = self.access(e).collection;
+        for (i, step) in plan.steps.iter_mut().enumerate() {
+            if step.action != Action::Find
+                || !(step.collection == parent || step.collection == apart)
+            {
+                continue;
+            }
+            let Some(path) = self.tenant_path_in(&step.collection) else {
+                continue;
+            };
+            if step.filter.iter().any(|f| f.path == path) {
+                continue;
+            }
+            step.filter
+                .insert(0, filt(path.clone(), FilterOp::Eq, ValueSource::Param));
+            if step.filter.iter().any(|f| f.path == "_id") {
+                continue;
+            }
+            for need in plan.indexes.iter_mut().filter(|n| n.step == i) {
+                if !need.keys.iter().any(|(k, _)| *k == path) {
+                    need.keys.insert(0, (path.clone(), 1));
+                    need.equalities += 1;
+                }
+            }
+        }
+    }
+
     /// The top-level field in which the bucket documents of `collection`
     /// hold their tenant's id (`Model::bucket_tenant`); `None` for any
     /// other collection.

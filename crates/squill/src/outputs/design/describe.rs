@@ -32,10 +32,41 @@ pub(crate) fn slice(x: &crate::design::ArraySlice) -> String {
     } else {
         format!("by {}", keys(&x.sort))
     };
-    let mut text = match x.limit {
-        Some(n) => format!("{} cut to the first {} {order}", x.path, words::int(n)),
-        None => x.path.clone(),
+    // Only the elements that pass the tests (an outlier's children of
+    // one kind), or how many pass: `{ kind: eq (parameter) }`.
+    let inside = format!("{}.", x.path);
+    let tests: Vec<String> = x
+        .filter
+        .iter()
+        .map(|f| {
+            let field = f.path.strip_prefix(&inside).unwrap_or(&f.path);
+            format!("{field}: {} ({})", test(f), value_source(&f.value_from))
+        })
+        .collect();
+    let matching = if tests.is_empty() {
+        String::new()
+    } else {
+        format!(" that match {{ {} }}", tests.join(", "))
     };
+    let mut text = match (x.count, x.limit) {
+        (true, _) => format!(
+            "the number of {}{matching}, counted on the server ($size{})",
+            x.path,
+            if tests.is_empty() { "" } else { " of $filter" }
+        ),
+        (false, Some(n)) => format!(
+            "{}{matching} cut to the first {} {order}",
+            x.path,
+            words::int(n)
+        ),
+        (false, None) => format!("{}{matching}", x.path),
+    };
+    if x.stored {
+        text.push_str(&format!(
+            ", and the length of {} as stored (whether it is full)",
+            x.path
+        ));
+    }
     if let Some(e) = &x.unexpired {
         text.push_str(&format!(
             " without the expired ({} more than {} old): nothing deletes them from the array, so each read leaves them out",
