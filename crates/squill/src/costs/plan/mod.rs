@@ -232,6 +232,7 @@ mod outlier_find;
 mod paging;
 mod reread;
 mod sharded;
+mod subset;
 mod tenant;
 mod tenant_parent;
 mod timeline;
@@ -1322,6 +1323,7 @@ impl<'a> Planner<'a> {
             each: None,
             densest: None,
             batch: false,
+            before: false,
             figures: None,
             elements: None,
             elements_within: Vec::new(),

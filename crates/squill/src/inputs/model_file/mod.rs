@@ -10,6 +10,7 @@
 //! same locations; serde_json checks it first because it words JSON syntax
 //! errors better. The reference of the syntax is docs/model-file.md.
 
+mod aggregate_filter;
 mod all_tenants;
 mod budget;
 mod capacity;

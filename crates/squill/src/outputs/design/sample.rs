@@ -49,6 +49,7 @@ fn step(collection: &str, action: Action) -> Step {
         each: None,
         densest: None,
         batch: false,
+        before: false,
         figures: None,
         elements: None,
         elements_within: Vec::new(),
