@@ -93,7 +93,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 34] = [
+pub(crate) const FILES: [(&str, &str); 35] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -154,6 +154,10 @@ pub(crate) const FILES: [(&str, &str); 34] = [
     (
         "bucket-time-parent-figures",
         include_str!("../tests/fixtures/bucket-time-parent-figures.yaml"),
+    ),
+    (
+        "subset-figures",
+        include_str!("../tests/fixtures/subset-figures.yaml"),
     ),
     (
         "batch-count",

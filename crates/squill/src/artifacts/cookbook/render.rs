@@ -123,11 +123,14 @@ fn expr(lang: Lang, e: &Expr) -> String {
             negative,
             bson_type,
         } => {
-            let sign = if *negative { "-" } else { "" };
             let args = subset_args(lang, subset);
-            let v = match lang {
-                Lang::Python => format!("{sign}sum(_share(d, {args}) for d in {list})"),
-                _ => format!("{sign}{list}.reduce((s, d) => s + share(d, {args}), 0)"),
+            // JavaScript's `-0` is a double, which a count's validator
+            // (long) refuses: a share taken away is subtracted from 0.
+            let v = match (lang, negative) {
+                (Lang::Python, false) => format!("sum(_share(d, {args}) for d in {list})"),
+                (Lang::Python, true) => format!("-sum(_share(d, {args}) for d in {list})"),
+                (_, false) => format!("{list}.reduce((s, d) => s + share(d, {args}), 0)"),
+                (_, true) => format!("{list}.reduce((s, d) => s - share(d, {args}), 0)"),
             };
             subset_typed(lang, v, subset, bson_type)
         }

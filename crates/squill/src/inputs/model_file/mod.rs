@@ -42,6 +42,8 @@ mod workload;
 mod write;
 
 #[cfg(test)]
+mod aggregate_filter_tests;
+#[cfg(test)]
 mod all_tenants_tests;
 #[cfg(test)]
 mod amount_tests;

@@ -225,6 +225,7 @@ pub(crate) fn every_variant() -> Design {
                 field: None,
                 relationship: "views".into(),
                 description: "count of views".into(),
+                filter: None,
             },
         },
         ShapeField {
