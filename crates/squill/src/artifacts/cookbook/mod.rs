@@ -809,6 +809,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 }) {
                     step["drops"] = json!(array);
                 }
+                // A write that returns the document as it was, as a list
+                // of 0 or 1 (a figure over a subset moves by it).
+                if s.before {
+                    step["before"] = json!(true);
+                }
                 step
             })
             .collect();
