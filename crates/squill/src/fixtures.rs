@@ -96,7 +96,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 38] = [
+pub(crate) const FILES: [(&str, &str); 39] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -157,6 +157,10 @@ pub(crate) const FILES: [(&str, &str); 38] = [
     (
         "bucket-time-parent-figures",
         include_str!("../tests/fixtures/bucket-time-parent-figures.yaml"),
+    ),
+    (
+        "subset-figures",
+        include_str!("../tests/fixtures/subset-figures.yaml"),
     ),
     (
         "batch-count",

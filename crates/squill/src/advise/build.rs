@@ -1200,9 +1200,14 @@ fn entity_decisions(
                 field,
                 name,
                 count,
+                filter,
                 ..
             } => {
                 let rel = model.relationship(*relationship);
+                // A figure over a subset says its test (`… where status = open`).
+                let only = filter
+                    .as_ref()
+                    .map_or(String::new(), |c| format!(" where {}", c.written()));
                 let maintained_by = model
                     .operation_ids()
                     .zip(&priced.plans)
@@ -1224,7 +1229,10 @@ fn entity_decisions(
                             "{}, kept as this sum over {c}",
                             computes(model, rel, *function, field.as_deref())
                         ),
-                        None => computes(model, rel, *function, field.as_deref()),
+                        None => format!(
+                            "{}{only}",
+                            computes(model, rel, *function, field.as_deref())
+                        ),
                     },
                     maintained_by,
                     rules: rules.clone(),

@@ -215,6 +215,7 @@ impl DocBuilder<'_> {
                 field: agg_field,
                 name,
                 count,
+                filter,
                 ..
             } = &self.space.entity[i]
                 && model.relationship(*relationship).parent == e
@@ -238,6 +239,9 @@ impl DocBuilder<'_> {
                     if let (true, Some(x), Some(c)) = (average, &agg_field, count) {
                         desc = format!("{desc}: the average of {x} is it over {c}");
                     }
+                    if let Some(c) = filter {
+                        desc = format!("{desc} where {}", c.written());
+                    }
                     // A first, last, min or max value is one of the rows'
                     // values: it keeps its field's type (a timestamp stays
                     // a date, the greatest of int ratings an int, which the
@@ -254,6 +258,12 @@ impl DocBuilder<'_> {
                         field: agg_field,
                         relationship: rel.name.clone(),
                         description: desc,
+                        filter: filter.as_ref().map(|c| crate::design::StepCondition {
+                            path: c.field.clone(),
+                            plus: None,
+                            test: c.test,
+                            value: c.value.clone(),
+                        }),
                     };
                     let (ty, v) = match (function, picked) {
                         (AggregateFn::Count, _) => (scalar("long"), json!(rel.children.typical)),
@@ -857,6 +867,7 @@ impl DocBuilder<'_> {
                     field: Some(x.clone()),
                     relationship: rel.name.clone(),
                     description: format!("{} of {x} in this bucket", fn_name(function)),
+                    filter: None,
                 };
                 // The same types as a parent's figures: the insert's `$min`,
                 // `$max`, `$set` and the edits' pipeline store the child's

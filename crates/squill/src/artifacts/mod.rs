@@ -56,6 +56,9 @@ mod figures_tests;
 // A read of embedded children on their own: one element each (issue 41).
 #[cfg(test)]
 mod child_counts_tests;
+// Figures over a subset of the children kept in the parent (issue 41).
+#[cfg(test)]
+mod subset_figures_tests;
 // Reads of lines embedded in orders under a tenant (review47 item 4).
 #[cfg(test)]
 mod element_updates_tests;

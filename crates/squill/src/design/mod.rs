@@ -604,6 +604,14 @@ pub struct Step {
     /// chunks that fit a bucket, one upsert each (`documents` counts them).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub batch: bool,
+    /// For a `findOneAndUpdate`: it returns the document as it was before
+    /// the write (its `projection`), none when it matched nothing. A
+    /// figure over a subset of the children (`count(tickets where status
+    /// = open)`) moves by what the child held before and holds after:
+    /// one atomic write of the child, whose old values no other writer
+    /// can have changed in between.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub before: bool,
     /// For a `find` whose documents are reduced to figures on the server:
     /// one aggregation (`$match` the filter, `$group` by the parent, and by
     /// the window's unit of time when there is one, `$sort` by the group)

@@ -704,6 +704,14 @@ impl MergeBlock {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Warning {
+    /// An update of several `entity` documents at once that changes what a
+    /// parent's figure over a subset of them tests or sums (`figures`):
+    /// one write cannot return each child as it was, so the plan does not
+    /// move those figures (costs/plan/subset.rs).
+    SubsetFigureNotKept {
+        entity: String,
+        figures: Vec<String>,
+    },
     /// An insert of `entity`, which expires by TTL in `collection`: the
     /// TTL monitor deletes later what it inserts, about `per_second`
     /// documents a second (buckets when `buckets`), and that delete and
@@ -939,7 +947,8 @@ impl Warning {
         match self {
             Warning::Transaction { group, .. } => group.contains(entity),
             Warning::NotAtomic { operation, .. } => operation.contains(entity),
-            Warning::RepointNotAtomic { entity: e, .. } => e == entity,
+            Warning::RepointNotAtomic { entity: e, .. }
+            | Warning::SubsetFigureNotKept { entity: e, .. } => e == entity,
             Warning::UniqueUnchecked { entity: e, .. }
             | Warning::OrphanedChildren { entity: e, .. }
             | Warning::ConditionUntested { entity: e, .. }
@@ -1021,6 +1030,11 @@ impl Warning {
                     "{operation} takes {writes} writes to different documents that are not atomic"
                 )
             }
+            Warning::SubsetFigureNotKept { entity, figures } => format!(
+                "this update changes several {} at once, and {} over a subset of them cannot follow: one write does not return each as it was; update them one at a time by their ids",
+                plural(entity),
+                figures.join(", ")
+            ),
             Warning::RepointNotAtomic { entity, updates } => {
                 format!(
                     "re-pointing {} takes {updates} updates that are not atomic",

@@ -126,6 +126,10 @@ pub enum FieldOrigin {
         relationship: String,
         /// The same, in words.
         description: String,
+        /// Only the children meeting this test count (`status = open`,
+        /// at the child's field): a filtered figure.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        filter: Option<super::StepCondition>,
     },
     /// A path from the root of tree `tree` (a relationship of an entity
     /// with itself): the ids of the nodes from a root down, each with

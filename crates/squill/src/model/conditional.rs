@@ -33,6 +33,18 @@ pub struct Plus {
 }
 
 impl Condition {
+    /// The test as the model file writes it: `status = open`, `cost > 100`.
+    pub fn written(&self) -> String {
+        let value = match &self.value {
+            Literal::Number(n) => n.to_string(),
+            Literal::Text(t) => t.clone(),
+            Literal::Bool(b) => b.to_string(),
+            Literal::Amount(x) | Literal::Field(x) => x.clone(),
+            Literal::Param(x) => format!(":{x}"),
+        };
+        format!("{} {} {value}", self.left(), self.test.symbol())
+    }
+
     /// The left side as the model file writes it: `available + rooms`.
     pub fn left(&self) -> String {
         left_side(&self.field, self.plus.as_ref())

@@ -522,6 +522,12 @@ pub struct Aggregate {
     /// One value per time unit of the children's date field over the latest
     /// units (1-minute candles of the last day), instead of one over all.
     pub window: Option<Window>,
+    /// Only the children that meet this test on a constant count
+    /// (`count(tickets where status = open)`): a filtered aggregate. A kept
+    /// figure then moves when a child enters or leaves the subset, not
+    /// only when one arrives or goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<super::Condition>,
 }
 
 /// Aggregates grouped by a time unit of the children's date `field`: one

@@ -342,10 +342,12 @@ impl Builder<'_, '_> {
                         function,
                         field,
                         relationship,
+                        filter,
                         ..
                     } => self.computed(
                         &f.field.name,
                         (*function, field.as_deref(), relationship),
+                        filter.as_ref(),
                         ty,
                         ctx,
                     ),
@@ -772,6 +774,7 @@ impl Builder<'_, '_> {
         &self,
         name: &str,
         (function, field, relationship): (AggregateFn, Option<&str>, &str),
+        filter: Option<&crate::design::StepCondition>,
         ty: &ShapeType,
         ctx: &Ctx<'_>,
     ) -> Value {
@@ -790,6 +793,22 @@ impl Builder<'_, '_> {
             return values::scalar(pop.seed, "", ctx.key, name, bson_type, None, &[]);
         };
         let child = pop.model.relationship(r).child;
+        // A figure over a subset (`where status = open`) is over the
+        // children whose generated value passes the test, so the kept
+        // figure equals what a read of those children computes.
+        let kids: Vec<u64> = match filter {
+            Some(c) => {
+                let ty = pop
+                    .model
+                    .entity(child)
+                    .field(&c.path)
+                    .map_or("string", |f| f.ty.bson_type());
+                kids.into_iter()
+                    .filter(|k| meets(&pop.field_value(child, *k, &c.path, ty), c))
+                    .collect()
+            }
+            None => kids,
+        };
         // A first or last value that is no number (a date, a string) is the
         // first or last child's own value, in its field's type; without
         // children, a value of that type, as 0 is for a number (the
@@ -921,6 +940,29 @@ impl IdType {
             n @ ("int" | "long" | "double" | "decimal") => IdType::Number(NumType::of(n)),
             _ => IdType::ObjectId,
         }
+    }
+}
+
+/// Whether a generated value passes a figure's test on a constant, as
+/// the server compares them (a missing value passes only `!=`).
+fn meets(v: &Value, c: &crate::design::StepCondition) -> bool {
+    use crate::model::{Literal, Test};
+    use std::cmp::Ordering;
+    let order = match (&c.value, v) {
+        (Literal::Text(t), Value::String(s)) => Some(s.as_str().cmp(t.as_str())),
+        (Literal::Bool(b), Value::Bool(x)) => Some(x.cmp(b)),
+        (Literal::Number(n), x) => as_f64(x).and_then(|x| x.partial_cmp(n)),
+        _ => None,
+    };
+    match (order, c.test) {
+        (None, Test::Ne) => true,
+        (None, _) => false,
+        (Some(o), Test::Eq) => o == Ordering::Equal,
+        (Some(o), Test::Ne) => o != Ordering::Equal,
+        (Some(o), Test::Gt) => o == Ordering::Greater,
+        (Some(o), Test::Gte) => o != Ordering::Less,
+        (Some(o), Test::Lt) => o == Ordering::Less,
+        (Some(o), Test::Lte) => o != Ordering::Greater,
     }
 }
 

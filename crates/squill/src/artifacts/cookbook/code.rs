@@ -265,6 +265,32 @@ pub enum Expr {
         function: crate::model::AggregateFn,
         bson_type: Option<String>,
     },
+    /// What one child document adds to a parent's figure over a subset
+    /// (`count(tickets where status = open)`): 0 when it does not meet
+    /// the test, else 1 for a count or its amount for a sum. `doc` is the
+    /// inserted document's parameter.
+    Share {
+        doc: String,
+        subset: Subset,
+        bson_type: Option<String>,
+    },
+    /// The same added up over the documents of `list` (a batch's children,
+    /// or those a delete found), negated for a delete.
+    Shares {
+        list: String,
+        subset: Subset,
+        negative: bool,
+        bson_type: Option<String>,
+    },
+    /// What the child moves the figure by in an update: its share with
+    /// `changes` applied less its share before, the child as the update's
+    /// `findOneAndUpdate` returned it (`before`, a list of 0 or 1).
+    Moved {
+        before: String,
+        changes: Vec<(String, Expr)>,
+        subset: Subset,
+        bson_type: Option<String>,
+    },
     /// `{"$gt": n}`: a bucket that holds children.
     Above(u64),
     /// `{"$exists": false}`: an array with no element at that index.
@@ -316,6 +342,16 @@ pub enum Expr {
         descending: bool,
         then: Vec<(String, String, bool)>,
     },
+}
+
+/// The subset a parent's figure is over: children whose `field` passes
+/// `test` against `value`; `amount` is the summed field (`None`: a count).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subset {
+    pub field: String,
+    pub test: crate::model::Test,
+    pub value: crate::model::Literal,
+    pub amount: Option<String>,
 }
 
 /// A condition a step runs under; otherwise its result is empty (a find)
@@ -599,6 +635,9 @@ pub struct StepCode {
     /// A read of how many match (`returns: count`): `countDocuments` on
     /// the filter, its result a number.
     pub counts: bool,
+    /// A `findOneAndUpdate` that returns the document as it was before
+    /// (`Step::before`), its projection only, as a list of 0 or 1.
+    pub before: bool,
     /// A find whose one document a later write copies from (a relink's
     /// new parent): when it finds none, the operation fails, naming what
     /// it did not find, before any write.

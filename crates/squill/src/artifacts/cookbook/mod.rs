@@ -145,6 +145,83 @@ fn touches_parents(ops: &[OpCode]) -> bool {
         .any(|e| matches!(e.source, code::EachSource::Touched { .. }))
 }
 
+/// Whether a step moves a figure over a subset of children (`_share`).
+fn subset_figures(ops: &[OpCode]) -> bool {
+    ops.iter()
+        .flat_map(|o| &o.steps)
+        .flat_map(|s| &s.updates)
+        .any(|u| {
+            matches!(
+                u,
+                code::Update::Inc(
+                    _,
+                    code::Expr::Share { .. } | code::Expr::Shares { .. } | code::Expr::Moved { .. }
+                )
+            )
+        })
+}
+
+/// The JavaScript helpers of a figure over a subset of children
+/// (`count(tickets where status = open)`): whether a child is in it, what
+/// it adds, and what an update moves it by.
+const JS_SUBSET_HELPER: &str = "\n// Whether `doc` is in a figure's subset: its `field` passes `test` against `value`\n\
+     // (a missing field passes only `$ne`, as on the server).\n\
+     function meets(doc, field, test, value) {\n\
+     \x20 const v = doc[field];\n\
+     \x20 if (v === undefined || v === null) return test === \"$ne\";\n\
+     \x20 const a = typeof v === \"object\" && v.valueOf ? v.valueOf() : v;\n\
+     \x20 switch (test) {\n\
+     \x20   case \"$eq\": return a === value;\n\
+     \x20   case \"$ne\": return a !== value;\n\
+     \x20   case \"$gt\": return a > value;\n\
+     \x20   case \"$gte\": return a >= value;\n\
+     \x20   case \"$lt\": return a < value;\n\
+     \x20   default: return a <= value;\n\
+     \x20 }\n\
+     }\n\
+     // What `doc` adds to a figure over a subset: 0 outside it, else 1 (a count) or its `amount`.\n\
+     function share(doc, field, test, value, amount) {\n\
+     \x20 if (!doc || !meets(doc, field, test, value)) return 0;\n\
+     \x20 return amount === null ? 1 : Number(doc[amount] ?? 0);\n\
+     }\n\
+     // What an update moves such a figure by: each child's share with `changes` applied,\n\
+     // less its share as it was (`before`, the child as the update returned it).\n\
+     function moved(before, changes, field, test, value, amount) {\n\
+     \x20 return before.reduce((s, d) => s + share({ ...d, ...changes }, field, test, value, amount) - share(d, field, test, value, amount), 0);\n\
+     }\n";
+
+/// The Python helpers of `JS_SUBSET_HELPER`.
+const PY_SUBSET_HELPER: &str = "\n\n\
+     def _meets(doc, field, test, value):\n\
+     \x20   \"\"\"Whether `doc` is in a figure's subset: its `field` passes `test` against `value`\n\
+     \x20   (a missing field passes only `$ne`, as on the server).\"\"\"\n\
+     \x20   v = doc.get(field)\n\
+     \x20   if v is None:\n\
+     \x20       return test == \"$ne\"\n\
+     \x20   if test == \"$eq\":\n\
+     \x20       return v == value\n\
+     \x20   if test == \"$ne\":\n\
+     \x20       return v != value\n\
+     \x20   if test == \"$gt\":\n\
+     \x20       return v > value\n\
+     \x20   if test == \"$gte\":\n\
+     \x20       return v >= value\n\
+     \x20   if test == \"$lt\":\n\
+     \x20       return v < value\n\
+     \x20   return v <= value\n\n\n\
+     def _share(doc, field, test, value, amount):\n\
+     \x20   \"\"\"What `doc` adds to a figure over a subset: 0 outside it, else 1 (a count) or its `amount`.\"\"\"\n\
+     \x20   if doc is None or not _meets(doc, field, test, value):\n\
+     \x20       return 0\n\
+     \x20   return 1 if amount is None else (doc.get(amount) or 0)\n\n\n\
+     def _moved(before, changes, field, test, value, amount):\n\
+     \x20   \"\"\"What an update moves such a figure by: each child's share with `changes` applied,\n\
+     \x20   less its share as it was (`before`, the child as the update returned it).\"\"\"\n\
+     \x20   return sum(\n\
+     \x20       _share({**d, **changes}, field, test, value, amount) - _share(d, field, test, value, amount)\n\
+     \x20       for d in before\n\
+     \x20   )\n";
+
 /// Whether an operation writes documents each by an amount of its own.
 fn bulk_writes(ops: &[OpCode]) -> bool {
     ops.iter()
@@ -450,6 +527,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     if bulk_writes(ops) {
         out.push_str(JS_ELEMS_HELPER);
     }
+    if subset_figures(ops) {
+        out.push_str(JS_SUBSET_HELPER);
+    }
     if touches_parents(ops) {
         out.push_str(JS_TOUCHED_HELPER);
     }
@@ -505,6 +585,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     }
     if bulk_writes(ops) {
         out.push_str(JS_ELEMS_HELPER);
+    }
+    if subset_figures(ops) {
+        out.push_str(JS_SUBSET_HELPER);
     }
     if touches_parents(ops) {
         out.push_str(JS_TOUCHED_HELPER);
@@ -752,6 +835,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 }) {
                     step["drops_expired"] = json!({"path": array, "field": field, "seconds": seconds});
                 }
+                // A write that returns the document as it was, as a list
+                // of 0 or 1 (a figure over a subset moves by it).
+                if s.before {
+                    step["before"] = json!(true);
+                }
                 step
             })
             .collect();
@@ -772,6 +860,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
         map.insert(op.function.clone(), entry);
     }
     serde_json::Value::Object(map)
+}
+
+/// A figure's subset in the PLAN: `[field, operator, value, summed field]`.
+fn subset_json(s: &code::Subset) -> serde_json::Value {
+    json!([s.field, s.test.operator(), s.value, s.amount])
 }
 
 fn expr_json(e: &code::Expr) -> serde_json::Value {
@@ -828,6 +921,23 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             function,
             ..
         } => json!({"own_value": [param, field, function]}),
+        Expr::Share { doc, subset, .. } => json!({"share": [doc, subset_json(subset)]}),
+        Expr::Shares {
+            list,
+            subset,
+            negative,
+            ..
+        } => json!({"shares": [list, subset_json(subset), negative]}),
+        Expr::Moved {
+            before,
+            changes,
+            subset,
+            ..
+        } => json!({"moved": {
+            "before": before,
+            "changes": changes.iter().map(|(k, v)| json!([k, expr_json(v)])).collect::<Vec<_>>(),
+            "subset": subset_json(subset),
+        }}),
         Expr::Above(n) => json!({"above": n}),
         Expr::AtLeast(p) => json!({"at_least": p}),
         Expr::Under(p) => json!({"under": p}),
@@ -942,6 +1052,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     }
     if bulk_writes(ops) {
         out.push_str(PY_ELEMS_HELPER);
+    }
+    if subset_figures(ops) {
+        out.push_str(PY_SUBSET_HELPER);
     }
     if touches_parents(ops) {
         out.push_str(PY_TOUCHED_HELPER);

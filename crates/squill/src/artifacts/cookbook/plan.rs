@@ -180,6 +180,90 @@ impl Builder<'_> {
         }
     }
 
+    /// The subset a figure at `path` of `collection` is over (`Some` for a
+    /// filtered figure: `count(tickets where status = open)`).
+    fn subset_at(&self, collection: &str, path: &str) -> Option<super::code::Subset> {
+        match &self.field_at(collection, path)?.origin {
+            crate::design::FieldOrigin::Computed {
+                function,
+                field,
+                filter: Some(c),
+                ..
+            } => Some(super::code::Subset {
+                field: c.path.clone(),
+                test: c.test,
+                value: c.value.clone(),
+                amount: field
+                    .clone()
+                    .filter(|_| *function != crate::model::AggregateFn::Count),
+            }),
+            _ => None,
+        }
+    }
+
+    /// What a write moves a parent's figure over a subset by, from the
+    /// child documents it has: those a batch inserts, the one an insert
+    /// inserts, those a delete found (`down`), or the child an update
+    /// returned as it was, with the update's changes. `None` for a figure
+    /// over all the children, or when no such document is at hand.
+    fn subset_amount(&mut self, step: &Step, path: &str, down: bool) -> Option<Expr> {
+        let subset = self.subset_at(&step.collection, path)?;
+        let bson_type = self.bson_type(&step.collection, path);
+        if !down {
+            if let Some(list) = self.batch.clone() {
+                return Some(Expr::Shares {
+                    list,
+                    subset,
+                    negative: false,
+                    bson_type,
+                });
+            }
+            if let Some((doc, _)) = self.inserted.clone() {
+                return Some(Expr::Share {
+                    doc,
+                    subset,
+                    bson_type,
+                });
+            }
+        }
+        // The earlier step whose documents name the parent: a delete's
+        // find, or an update's write that returned the child as it was.
+        let n = step.filter.iter().find_map(|f| match f.value_from {
+            ValueSource::FromStep { step: n } if n >= 1 && n <= self.steps.len() => Some(n),
+            _ => None,
+        })?;
+        // The fields the share reads, returned by that step.
+        let from = &mut self.steps[n - 1];
+        for x in std::iter::once(&subset.field).chain(subset.amount.as_ref()) {
+            if !from.projection.is_empty() && !from.projection.contains(x) {
+                from.projection.push(x.clone());
+            }
+        }
+        let from = self.steps[n - 1].clone();
+        if from.before {
+            let changes = from
+                .updates
+                .iter()
+                .filter_map(|u| match u {
+                    Update::Set(p, e) => Some((p.clone(), e.clone())),
+                    _ => None,
+                })
+                .collect();
+            return Some(Expr::Moved {
+                before: from.key,
+                changes,
+                subset,
+                bson_type,
+            });
+        }
+        down.then_some(Expr::Shares {
+            list: from.key,
+            subset,
+            negative: true,
+            bson_type,
+        })
+    }
+
     /// The field of `collection`'s shape at `path`, through its objects
     /// and arrays of objects (`None` where the shape has none there).
     fn field_at(&self, collection: &str, path: &str) -> Option<&crate::design::ShapeField> {
@@ -831,6 +915,17 @@ impl Builder<'_> {
 
     fn update(&mut self, step: &Step, op: &UpdateOp) -> Update {
         let c = step.collection.clone();
+        if let UpdateOp::Inc {
+            path,
+            by: None,
+            amount: None,
+        }
+        | UpdateOp::Dec { path } = op
+            && step.every.is_none()
+            && let Some(by) = self.subset_amount(step, path, matches!(op, UpdateOp::Dec { .. }))
+        {
+            return Update::Inc(path.clone(), by);
+        }
         match op {
             UpdateOp::Set { path } => Update::Set(
                 path.clone(),
@@ -1993,6 +2088,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             next_page,
             skip_duplicates,
             counts: step.count.is_some(),
+            before: step.before,
             must_find: false,
             not_in_tenant: None,
             skip,

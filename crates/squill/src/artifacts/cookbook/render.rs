@@ -77,8 +77,85 @@ fn in_figure_type(
     }
 }
 
+/// The arguments after the document of the helpers `_share`, `_moved`
+/// (`share`, `moved` in JavaScript): the tested field, the test's
+/// operator, its constant, and the summed field (none for a count).
+fn subset_args(lang: Lang, s: &super::code::Subset) -> String {
+    let none = if lang == Lang::Python { "None" } else { "null" };
+    format!(
+        "{}, {}, {}, {}",
+        q(&s.field),
+        q(s.test.operator()),
+        literal(lang, &s.value),
+        s.amount.as_deref().map_or(none.to_string(), q)
+    )
+}
+
+/// A figure over a subset's amount in the figure's type: a count's is a
+/// whole number, a sum's as `in_figure_type` converts it.
+fn subset_typed(lang: Lang, value: String, s: &super::code::Subset, t: &Option<String>) -> String {
+    let function = if s.amount.is_some() {
+        crate::model::AggregateFn::Sum
+    } else {
+        crate::model::AggregateFn::Count
+    };
+    in_figure_type(lang, value, function, t)
+}
+
 fn expr(lang: Lang, e: &Expr) -> String {
     match e {
+        Expr::Share {
+            doc,
+            subset,
+            bson_type,
+        } => {
+            let f = if lang == Lang::Python {
+                "_share"
+            } else {
+                "share"
+            };
+            let v = format!("{f}({doc}, {})", subset_args(lang, subset));
+            subset_typed(lang, v, subset, bson_type)
+        }
+        Expr::Shares {
+            list,
+            subset,
+            negative,
+            bson_type,
+        } => {
+            let args = subset_args(lang, subset);
+            // JavaScript's `-0` is a double, which a count's validator
+            // (long) refuses: a share taken away is subtracted from 0.
+            let v = match (lang, negative) {
+                (Lang::Python, false) => format!("sum(_share(d, {args}) for d in {list})"),
+                (Lang::Python, true) => format!("-sum(_share(d, {args}) for d in {list})"),
+                (_, false) => format!("{list}.reduce((s, d) => s + share(d, {args}), 0)"),
+                (_, true) => format!("{list}.reduce((s, d) => s - share(d, {args}), 0)"),
+            };
+            subset_typed(lang, v, subset, bson_type)
+        }
+        Expr::Moved {
+            before,
+            changes,
+            subset,
+            bson_type,
+        } => {
+            let pairs: Vec<(String, String)> = changes
+                .iter()
+                .map(|(p, e)| (p.clone(), expr(lang, e)))
+                .collect();
+            let f = if lang == Lang::Python {
+                "_moved"
+            } else {
+                "moved"
+            };
+            let v = format!(
+                "{f}({before}, {}, {})",
+                object(&pairs),
+                subset_args(lang, subset)
+            );
+            subset_typed(lang, v, subset, bson_type)
+        }
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
         Expr::Amount(n) => number(*n),
@@ -1693,6 +1770,32 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 call
             }
         }
+        // The child as it was, its projection only, as a list of 0 or 1:
+        // what a figure over a subset moves by (`Expr::Moved`).
+        Action::FindOneAndUpdate if step.before => {
+            if let Some(p) = projection(lang, step) {
+                opts.push(("projection".into(), p));
+            }
+            let (call, list) = match lang {
+                Lang::Node => {
+                    opts.push(("returnDocument".into(), "\"before\"".into()));
+                    (String::new(), ".then((d) => (d ? [d] : []))")
+                }
+                _ => {
+                    opts.push(("returnNewDocument".into(), "false".into()));
+                    (String::new(), "")
+                }
+            };
+            let one = format!(
+                "{call}{coll}.findOneAndUpdate({f}, {}{})",
+                update_doc(lang, step),
+                opt_arg(&opts)
+            );
+            match lang {
+                Lang::Node => format!("{one}{list}"),
+                _ => format!("[{one}].filter((d) => d)"),
+            }
+        }
         Action::FindOneAndUpdate => {
             // The claim's order picks the one document; the new version
             // comes back, so the caller has what it claimed.
@@ -2405,6 +2508,15 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             } else {
                 format!("_result({call})")
             }
+        }
+        // The child as it was, as a list of 0 or 1 (`Expr::Moved`);
+        // `False` is pymongo's `ReturnDocument.BEFORE`.
+        Action::FindOneAndUpdate if step.before => {
+            let p = projection(Lang::Python, step).unwrap_or_else(|| "None".into());
+            format!(
+                "[d for d in [{coll}.find_one_and_update({f}, {}, projection={p}, return_document=False{sess})] if d is not None]",
+                update_doc(Lang::Python, step)
+            )
         }
         Action::FindOneAndUpdate => {
             let mut extra = String::new();

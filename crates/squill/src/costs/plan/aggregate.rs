@@ -42,6 +42,31 @@ impl<'a> Planner<'a> {
             .flatten()
     }
 
+    /// The test a kept figure `name` of `r`'s children counts them under
+    /// (`status = open`), `None` for a figure over all of them.
+    pub(super) fn kept_filter(
+        &self,
+        r: RelationshipId,
+        name: &str,
+    ) -> Option<&'a crate::model::Condition> {
+        let space = self.space;
+        self.p
+            .computed
+            .iter()
+            .find_map(move |&i| match &space.entity[i] {
+                EntityCandidate::Computed {
+                    relationship,
+                    name: n,
+                    count,
+                    filter,
+                    ..
+                } if *relationship == r && (n == name || count.as_deref() == Some(name)) => {
+                    filter.as_ref()
+                }
+                _ => None,
+            })
+    }
+
     /// Children per write of the computed field `name` through `r` (1 when
     /// it is kept exact).
     pub(super) fn batch(&self, r: RelationshipId, name: &str) -> u64 {
@@ -74,8 +99,9 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let r = agg.relationship;
         let kept = |function: AggregateFn, field: Option<&String>| {
-            self.computed(r)
-                .any(|(func, x, _)| func == function && x == field)
+            self.computed(r).any(|(func, x, name)| {
+                func == function && x == field && self.kept_filter(r, name) == agg.filter.as_ref()
+            })
         };
         // An average is kept as its sum and its count.
         let answered = if agg.function == AggregateFn::Avg {
@@ -95,7 +121,9 @@ impl<'a> Planner<'a> {
             // A subset answers only when it holds every child: a parent with
             // more than `k` would need the query anyway.
             Layout::Subset { k, .. } if rel.children.max.finite().is_some_and(|max| max <= *k) => {}
-            Layout::ChildReferences if agg.function == AggregateFn::Count => {}
+            // The array's length counts every child, not a subset.
+            Layout::ChildReferences
+                if agg.function == AggregateFn::Count && agg.filter.is_none() => {}
             // The array answers for the usual parent; an outlier's rest is
             // computed over its documents, once in so many runs.
             Layout::Outlier { threshold } => {
@@ -120,11 +148,14 @@ impl<'a> Planner<'a> {
                 let covered = agg.function == AggregateFn::Count;
                 self.push_outlier_rest(plan, op, step, path, (rest, 1.0), rel.child, covered);
             }
+            // A bucket's figures are over all its children, never a subset.
             Layout::Bucket {
                 per_bucket,
                 aggregates,
                 ..
-            } => self.aggregate_buckets(plan, op, (m, &here), agg, (*per_bucket, aggregates)),
+            } if agg.filter.is_none() => {
+                self.aggregate_buckets(plan, op, (m, &here), agg, (*per_bucket, aggregates))
+            }
             _ => {
                 let acc = self.access(rel.child);
                 let path = self.parent_id_path(r);
@@ -139,9 +170,19 @@ impl<'a> Planner<'a> {
                 );
                 step.filter
                     .push(filt(acc.path(&path), FilterOp::In, here.clone()));
+                // A subset's test, on each child: the index on the parent's
+                // id finds them all, and each is read to test it.
+                if let Some(c) = &agg.filter {
+                    step.conditions.push(crate::design::StepCondition {
+                        path: acc.path(&c.field),
+                        plus: None,
+                        test: c.test,
+                        value: c.value.clone(),
+                    });
+                }
                 let total = m * n;
                 step.documents = total;
-                let covered = agg.function == AggregateFn::Count;
+                let covered = agg.function == AggregateFn::Count && agg.filter.is_none();
                 let roots = (total / acc.per_root.max(1.0)).ceil();
                 // Children of their own are grouped on the server: a row
                 // per parent comes back (a first or a last needs an order

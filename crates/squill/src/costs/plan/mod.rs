@@ -234,6 +234,7 @@ mod paging;
 mod reread;
 mod sharded;
 mod sorted_ids;
+mod subset;
 mod tenant;
 mod tenant_parent;
 mod timeline;
@@ -1340,6 +1341,7 @@ impl<'a> Planner<'a> {
             each: None,
             densest: None,
             batch: false,
+            before: false,
             figures: None,
             elements: None,
             elements_within: Vec::new(),

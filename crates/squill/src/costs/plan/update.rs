@@ -500,6 +500,11 @@ impl<'a> Planner<'a> {
                 ));
             }
             for (func, field, cname) in self.computed(r) {
+                // A figure over a subset moves by the child's old and new
+                // values, which its own write returns (`subset.rs`).
+                if self.kept_filter(r, cname).is_some() {
+                    continue;
+                }
                 if let Some(x) = field
                     && changes.contains(x)
                 {
@@ -724,6 +729,10 @@ impl<'a> Planner<'a> {
             let (mut step, cost, index) = self.root_write(plan, own);
             Self::as_fallback(&mut step, fallback);
             written = Some(self.push(plan, op, step, cost, index));
+        }
+        let moves = self.subset_moves(e, changes);
+        if let (Some(k), false) = (written, moves.is_empty()) {
+            self.keep_subsets(plan, op, e, k, &moves);
         }
         // The parents' extremes the changed child may have held: cleared
         // where it held one, and only then read again from the children.

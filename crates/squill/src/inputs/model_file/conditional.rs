@@ -395,7 +395,7 @@ fn numeric(ty: &FieldType) -> bool {
 /// constant of the field's kind; or a value the caller passes
 /// (`version = expected`, `status = :wanted`); or, on the left, the field
 /// with the write's amount added (`available + rooms <= total`).
-fn condition(
+pub(super) fn condition(
     ctx: &mut Ctx<'_>,
     fields: &[Field],
     entity: &str,

@@ -10,6 +10,7 @@
 //! same locations; serde_json checks it first because it words JSON syntax
 //! errors better. The reference of the syntax is docs/model-file.md.
 
+mod aggregate_filter;
 mod all_tenants;
 mod budget;
 mod capacity;
@@ -40,6 +41,8 @@ mod upsert;
 mod workload;
 mod write;
 
+#[cfg(test)]
+mod aggregate_filter_tests;
 #[cfg(test)]
 mod all_tenants_tests;
 #[cfg(test)]

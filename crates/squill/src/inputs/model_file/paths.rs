@@ -772,6 +772,7 @@ pub(super) fn aggregate(
                 tolerance,
                 from_child: true,
                 window: None,
+                filter: None,
             });
         }
         ctx.error(
@@ -877,5 +878,6 @@ pub(super) fn aggregate(
         tolerance,
         from_child: false,
         window: None,
+        filter: None,
     })
 }

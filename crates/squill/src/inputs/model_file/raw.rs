@@ -589,7 +589,8 @@ pub(super) struct RawOperation {
     /// `include`, `aggregates`, `sort`, `limit` or `paging`.
     #[schemars(with = "Option<ReturnsName>")]
     pub returns: Option<S<String>>,
-    /// Aggregates of children: `count(rel)`, `sum(rel.field)`, `min`, `max`, `avg`. Read only.
+    /// Aggregates of children: `count(rel)`, `sum(rel.field)`, `min`, `max`, `avg`;
+    /// over a subset with `where` (`count(tickets where status = open)`). Read only.
     #[schemars(with = "Option<Vec<AggregateText>>")]
     pub aggregates: Option<S<Vec<S<String>>>>,
     /// The aggregates per time unit of the children's date over the latest
@@ -727,14 +728,15 @@ pub(super) struct FilterOpName(
     String,
 );
 
-/// `count(rel)` or `fn(rel.field)` with fn one of sum, min, max, avg.
+/// `count(rel)` or `fn(rel.field)` with fn one of sum, min, max, avg;
+/// `count(rel where field = value)` over the children that pass the test.
 #[derive(JsonSchema)]
 #[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "Aggregate")]
 pub(super) struct AggregateText(
     #[schemars(regex(
-        pattern = r"^\s*(count|sum|min|max|avg|first|last)\s*\(\s*[^()\s]+\s*\)(\s+within\s+[0-9.]+\s*%?)?\s*$"
+        pattern = r"^\s*(count|sum|min|max|avg|first|last)\s*\(\s*[^()\s]+(\s+where\s+[^()]+)?\s*\)(\s+within\s+[0-9.]+\s*%?)?\s*$"
     ))]
     String,
 );

@@ -2,11 +2,12 @@
 //! apply to it, their rates per mix (weights scaled to rates), atomic groups.
 //! Paths, filters, includes and aggregates are resolved in `paths`.
 
+use super::aggregate_filter::filtered_aggregate;
 use super::context::Ctx;
 use super::error::{Position, suggestion};
 use super::mixes::DeclaredMix;
 use super::names::{check_duplicates, check_name};
-use super::paths::{aggregate, fields, filters, includes, relationship_list, sort_keys};
+use super::paths::{fields, filters, includes, relationship_list, sort_keys};
 use super::raw::{NamedMap, OneOrMany, RawOperation, S};
 use crate::model::{
     Aggregate, AtomicGroup, FieldType, Model, Operation, OperationId, OperationKind,
@@ -479,7 +480,7 @@ fn operation_kind(
                     .aggregates
                     .iter()
                     .flat_map(|l| l.value.iter())
-                    .filter_map(|a| aggregate(ctx, model, entity, a))
+                    .filter_map(|a| filtered_aggregate(ctx, model, entity, a))
                     .collect();
                 if let Some(w) = &op.window {
                     windowed(ctx, model, w, &mut aggs);

@@ -49,6 +49,7 @@ fn step(collection: &str, action: Action) -> Step {
         each: None,
         densest: None,
         batch: false,
+        before: false,
         figures: None,
         elements: None,
         elements_within: Vec::new(),
@@ -224,6 +225,7 @@ pub(crate) fn every_variant() -> Design {
                 field: None,
                 relationship: "views".into(),
                 description: "count of views".into(),
+                filter: None,
             },
         },
         ShapeField {
