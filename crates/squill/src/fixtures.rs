@@ -238,10 +238,7 @@ pub(crate) const FILES: [(&str, &str); 39] = [
         "expiring-embedded",
         include_str!("../tests/fixtures/expiring-embedded.yaml"),
     ),
-    (
-        "hold-sum",
-        include_str!("../tests/fixtures/hold-sum.yaml"),
-    ),
+    ("hold-sum", include_str!("../tests/fixtures/hold-sum.yaml")),
     (
         "tenant-parents",
         include_str!("../tests/fixtures/tenant-parents.yaml"),

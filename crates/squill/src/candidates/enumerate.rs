@@ -17,7 +17,11 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     // finds the tenant (`finds_tenant`) returns it. Ids kept only in the
     // tenant's document leave the child without one (audit48 A2: an API
     // key that could not say its workspace).
-    if facts.model.tenant_relationship(facts.model.relationship(r).child) == Some(r) {
+    if facts
+        .model
+        .tenant_relationship(facts.model.relationship(r).child)
+        == Some(r)
+    {
         out.retain(|l| !child_lacks_parent_id(l));
     }
     if let Some(today) = current_layout(facts.model, r)
