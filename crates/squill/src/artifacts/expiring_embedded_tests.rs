@@ -163,3 +163,38 @@ fn expiring_embedded_children_against_a_server() {
         ],
     );
 }
+
+/// Review48 A3: a write of expiring elements whose condition compares two
+/// of their fields (`tries < cap`) tests each element's life inside the
+/// update pipeline and `$anyElementTrue`; the life's test had no spelling
+/// there and became `{"$literal": false}`, so no write ever matched.
+#[test]
+fn a_two_field_write_of_expiring_elements_tests_their_life() {
+    let text = r#"
+name: lanes
+entities:
+  lane: {count: 20000, fields: {name: {type: string(20), distinct: 20000}}}
+  ticket:
+    count: 40000
+    fields:
+      queued_at: date
+      mode: {type: string(10), distinct: 100}
+      tries: int
+      cap: int
+    expires: {from: queued_at, after: 2 minutes}
+relationships:
+  tickets: {parent: lane, child: ticket, children: {min: 0, typical: 2, max: 3}, child_field: lane, layout: embed}
+operations:
+  queue: {insert: ticket, links: [tickets], rate: 333}
+  retry_lane: {update: ticket, filter: {lane: eq}, multi: true, increments: {tries: 1}, when: ["tries < cap"], rate: 5}
+  mode_count: {read: ticket, filter: {mode: eq}, returns: count, rate: 300}
+"#;
+    let d = crate::advise::tests::design_of(text);
+    for code in code(&d, "retry_lane") {
+        assert!(
+            !code.contains(r#""$literal": false"#) && !code.contains(r#""$literal": False"#),
+            "{code}"
+        );
+        assert!(code.contains(r#"{"$gt": ["$$e.queued_at", "#), "{code}");
+    }
+}

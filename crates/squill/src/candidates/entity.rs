@@ -136,6 +136,9 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
             if model.entity(rel.child).expires.is_some() {
                 continue;
             }
+            if !keepable(model, rel.child, agg) {
+                continue;
+            }
             let count = format!("{}_count", rel.parent_field);
             let name = match (&agg.function, &agg.field) {
                 (AggregateFn::Count, _) | (_, None) => count.clone(),
@@ -294,6 +297,27 @@ fn shared_name(names: &[&str]) -> String {
         return prefix.join("_");
     }
     names.join("_")
+}
+
+/// Whether the writes of `child` can keep `agg` in its parent. An
+/// upsert (`otherwise: insert`) adds a child in a write whose plan has no
+/// step for the parent's figure, and an increment of a field a filtered
+/// figure is over (its sum's field, its test's field) moves the figure by
+/// an amount only the write knows: both left the kept figure stale
+/// (review48 A1, A2), so the read computes it instead.
+fn keepable(model: &crate::model::Model, child: EntityId, agg: &crate::model::Aggregate) -> bool {
+    let depends = |f: &str| {
+        agg.filter.is_some()
+            && (agg.field.as_deref() == Some(f) || agg.filter.as_ref().is_some_and(|c| c.field == f))
+    };
+    model
+        .workload
+        .operations
+        .iter()
+        .filter(|op| op.entity_in(model) == child)
+        .all(|op| {
+            !op.terms.upserts() && !op.terms.increments.iter().any(|i| depends(&i.field))
+        })
 }
 
 #[cfg(test)]

@@ -16,12 +16,11 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     // operations filter on it, its indexes lead with it, and a read that
     // finds the tenant (`finds_tenant`) returns it. Ids kept only in the
     // tenant's document leave the child without one (audit48 A2: an API
-    // key that could not say its workspace).
-    if facts
-        .model
-        .tenant_relationship(facts.model.relationship(r).child)
-        == Some(r)
-    {
+    // key that could not say its workspace). A model that pins such a
+    // layout keeps it: an insert then finds the parent in the tenant's
+    // array (tenant48).
+    let rel = facts.model.relationship(r);
+    if rel.layout.is_none() && facts.model.tenant_relationship(rel.child) == Some(r) {
         out.retain(|l| !child_lacks_parent_id(l));
     }
     if let Some(today) = current_layout(facts.model, r)

@@ -105,3 +105,58 @@ fn no_figure_is_kept_over_children_that_expire() {
     let page = plan_of(&d, "account_page");
     assert!(page.steps.len() >= 2, "{page:?}");
 }
+
+/// Review48 A1, A2: a figure is not kept over children an upsert adds
+/// (its plan has no step for the parent's figure), nor a filtered figure
+/// over a field a write increments (the share it moves by is the write's
+/// own): the read computes each. Without those writes, both are kept.
+#[test]
+fn no_figure_is_kept_where_the_writes_cannot_move_it() {
+    use crate::design::EntityDecision;
+    let base = r"
+name: game
+entities:
+  player: {count: 1000, fields: {gold: long}}
+  stack:
+    count: 30000
+    fields:
+      kind: {type: string(20), distinct: 500}
+      qty: int
+    unique: [[player, kind]]
+relationships:
+  inventory: {parent: player, child: stack, children: {typical: 30, max: 2000}, child_field: player, layout: parent-reference}
+operations:
+  page: {read: player, filter: {_id: eq}, aggregates: [AGG], rate: 3000}
+  add: {insert: stack, links: [inventory], rate: 10}
+  grant: {update: stack, filter: {_id: eq}, increments: {qty: amount}, OTHERWISE rate: 30}
+";
+    let kept = |agg: &str, otherwise: &str| {
+        let d = design_of(&base.replace("AGG", agg).replace("OTHERWISE", otherwise));
+        d.entities
+            .iter()
+            .filter(|e| matches!(e, EntityDecision::ComputedField { .. }))
+            .count()
+    };
+    // An increment of the summed field under a test: not kept.
+    assert_eq!(kept("sum(inventory.qty where kind = gem)", ""), 0);
+    // The same test over a count, which the increment does not move: kept.
+    assert_eq!(kept("count(inventory where kind = gem)", ""), 1);
+    // An upsert adds children: no figure over them is kept.
+    let upsert = base.replace(
+        "filter: {_id: eq}, increments",
+        "filter: {player: eq, kind: eq}, increments",
+    );
+    let d = design_of(
+        &upsert
+            .replace("AGG", "count(inventory)")
+            .replace("OTHERWISE", "otherwise: insert,"),
+    );
+    assert!(
+        !d.entities
+            .iter()
+            .any(|e| matches!(e, EntityDecision::ComputedField { .. })),
+        "{:?}",
+        d.entities
+    );
+    assert_eq!(kept("count(inventory)", ""), 1);
+}

@@ -249,6 +249,9 @@ fn test(lang: &Spell<'_>, at: &str, e: &Expr) -> String {
             }
         }
         Expr::IdIs(p) => format!("{{\"$eq\": [{}, {p}]}}", q(&format!("{at}._id"))),
+        // An element within its life (review48 A3: the test of an expiring
+        // array's elements fell to `false` below, and no write matched).
+        Expr::Unexpired(n) => cmp("$gt", (lang.since)(*n)),
         // No filter of the planner's tests an element otherwise; a test
         // this cannot spell matches no element rather than every one.
         _ => format!("{{\"$literal\": {}}}", lang.falsy),

@@ -42,21 +42,35 @@ explain!(UpsertSpread, |w| format!(
 /// the child lives in two places (a bucket or the outlier's overflow, ids
 /// or copies kept in the parent), and adding it is several writes with no
 /// guard that one of them holds against a racing caller.
+///
+/// An expiring child is kept in its own collection only: in the parent's
+/// array the upsert's `$inc` would find an expired element, its `$ne`
+/// guard would refuse a live one while an expired one holds the key, and
+/// its push would not drop the expired ones (review48 A4); its own
+/// collection's upsert and TTL index hold.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
-    if matches!(cx.layout, Layout::Embed | Layout::ParentReference) {
-        return None;
-    }
     let model = cx.facts.model;
     let child = cx.rel().child;
+    let expires = model.entity(child).expires.is_some();
+    match cx.layout {
+        Layout::ParentReference => return None,
+        Layout::Embed if !expires => return None,
+        _ => {}
+    }
     let op = model
         .workload
         .operations
         .iter()
         .find(|o| o.terms.upserts() && o.entity_in(model) == child)?;
+    let layout = if expires && matches!(cx.layout, Layout::Embed) {
+        "an array of expiring elements".to_string()
+    } else {
+        cx.layout.kind().to_string()
+    };
     Some(Judgement::forbid(UpsertSpread {
         child: cx.child(),
         operation: op.name.clone(),
-        layout: cx.layout.kind().to_string(),
+        layout,
     }))
 }
 
@@ -96,6 +110,20 @@ operations:
         );
         assert_eq!(judge(&RULE, GAME, "inventory", "embed"), "-");
         assert_eq!(judge(&RULE, GAME, "inventory", "parent-reference"), "-");
+    }
+
+    /// An expiring child may not be embedded: the upsert would find or
+    /// keep expired elements (review48 A4); its own collection holds.
+    #[test]
+    fn fires_on_an_embedded_child_that_expires() {
+        let model = GAME.replace(
+            "      qty: int\n",
+            "      qty: int\n      granted_at: {type: date, required: false}\n    expires: {from: granted_at, after: 1 hour}\n",
+        );
+        assert_ne!(model, GAME);
+        let got: UpsertSpread = forbid(&RULE, &model, "inventory", "embed");
+        assert_eq!(got.layout, "an array of expiring elements");
+        assert_eq!(judge(&RULE, &model, "inventory", "parent-reference"), "-");
     }
 
     /// Near miss: the same write without `otherwise: insert`.
