@@ -79,7 +79,9 @@ impl Model {
 /// implies it, so that it keeps no share of its own: every condition
 /// beside an identity (it tests the one instance found), and the tenant
 /// beside an equality or membership on another parent that lies within
-/// the tenant (a store's customer: her orders are all of her store).
+/// the tenant (a store's customer: her orders are all of her store) or
+/// on a field of `e` whose values are each one tenant's (`tenant_local`:
+/// an owner's contacts are all of the owner's workspace, audit48 A9).
 pub fn implied(
     model: &Model,
     e: EntityId,
@@ -110,6 +112,7 @@ pub fn implied(
     // (docs/model-file.md, "Places"), so naming the tenant beside the
     // place thins nothing (review41 D4).
     let within = searches_places(model, e, filter)
+        || filter.iter().any(|c| tenant_local(model, e, c))
         || filter.iter().any(|c| {
             matches!(c.op, FilterOp::Eq | FilterOp::In)
                 && c.related.as_ref().is_some_and(|x| {
@@ -133,6 +136,46 @@ pub fn implied(
         }
     }
     out
+}
+
+/// Whether condition `c` on scoped entity `e` picks instances that all lie
+/// in one tenant, so that naming the tenant beside it keeps no fewer: an
+/// equality (or membership) on a field of `e`'s own whose values are at
+/// least as many as the tenants (an owner's id, a SKU), or that the model
+/// says is unique within the tenant (`unique_within: store`). Such a value
+/// is one tenant's: a user's contacts are all in the user's workspace. Its
+/// share is the field's over the whole collection (`count / distinct`), not
+/// that share again within the tenant's. A field with fewer values than
+/// tenants (a `status` of five) is shared by every tenant: the tenant then
+/// keeps its own share. Where the model states no `distinct`, the planner
+/// takes every value as one instance's (`costs::plan`, `matched`), and one
+/// instance lies in one tenant. Not an `attributes` field: a name is
+/// every instance's that has it.
+pub fn tenant_local(model: &Model, e: EntityId, c: &Filter) -> bool {
+    let Some(tr) = model.tenant_relationship(e) else {
+        return false;
+    };
+    let Some(t) = model.tenant.map(|t| t.entity) else {
+        return false;
+    };
+    if !matches!(c.op, FilterOp::Eq | FilterOp::In) || c.related.is_some() || c.path.len() != 1 {
+        return false;
+    }
+    let entity = model.entity(e);
+    let Some(field) = entity.field(&c.path[0]) else {
+        return false;
+    };
+    if field.attribute_names().is_some() {
+        return false;
+    }
+    // `unique_within: store` is the entity's `unique: [[store, sku]]`.
+    let within = entity.unique.iter().any(|combo| {
+        combo.len() == 2
+            && combo.contains(&super::KeyPart::Parent(tr))
+            && combo.contains(&super::KeyPart::Field(field.name.clone()))
+    });
+    let values = field.distinct_values().unwrap_or(entity.count);
+    within || values >= model.entity(t).count.max(1)
 }
 
 /// Whether `filter` on `e` picks its instances by `_id` and names nothing
