@@ -140,17 +140,24 @@ pub fn implied(
 
 /// Whether condition `c` on scoped entity `e` picks instances that all lie
 /// in one tenant, so that naming the tenant beside it keeps no fewer: an
-/// equality (or membership) on a field of `e`'s own whose values are at
-/// least as many as the tenants (an owner's id, a SKU), or that the model
-/// says is unique within the tenant (`unique_within: store`). Such a value
-/// is one tenant's: a user's contacts are all in the user's workspace. Its
-/// share is the field's over the whole collection (`count / distinct`), not
-/// that share again within the tenant's. A field with fewer values than
-/// tenants (a `status` of five) is shared by every tenant: the tenant then
+/// equality (or membership) on a field of `e`'s own that the model says is
+/// unique within the tenant (`unique_within: store`), or whose values are
+/// divided among the tenants rather than shared by them (an owner's id, a
+/// SKU of one warehouse's bins). Its share is then the field's over the
+/// whole collection (`count / distinct`: a user's 250 contacts, all in
+/// the user's workspace), not that share again within the tenant's.
+///
+/// The model states no owner of a value, so the numbers decide. Values are
+/// divided when there are at least as many as tenants (each tenant can
+/// have its own) and more than the instances of an average tenant
+/// (`count / tenants`): shared by every tenant, each tenant would then use
+/// a value less than once, and a read names a value its tenant uses. A
+/// `status` of five, or 20,000 diagnosis codes over clinics of 80,000
+/// visits each, are shared: each clinic uses every code, and the tenant
 /// keeps its own share. Where the model states no `distinct`, the planner
-/// takes every value as one instance's (`costs::plan`, `matched`), and one
-/// instance lies in one tenant. Not an `attributes` field: a name is
-/// every instance's that has it.
+/// takes every value as one instance's (`matched`), and one instance lies
+/// in one tenant. Never an `attributes` field: a name is every instance's
+/// that has it.
 pub fn tenant_local(model: &Model, e: EntityId, c: &Filter) -> bool {
     let Some(tr) = model.tenant_relationship(e) else {
         return false;
@@ -174,8 +181,9 @@ pub fn tenant_local(model: &Model, e: EntityId, c: &Filter) -> bool {
             && combo.contains(&super::KeyPart::Parent(tr))
             && combo.contains(&super::KeyPart::Field(field.name.clone()))
     });
-    let values = field.distinct_values().unwrap_or(entity.count);
-    within || values >= model.entity(t).count.max(1)
+    let values = field.distinct_values().unwrap_or(entity.count) as f64;
+    let tenants = model.entity(t).count.max(1) as f64;
+    within || (values >= tenants && values > entity.count as f64 / tenants)
 }
 
 /// Whether `filter` on `e` picks its instances by `_id` and names nothing

@@ -2,9 +2,10 @@
 //! under `tenant: workspace`, a user's contacts are all in the user's
 //! workspace, so the read finds the field's share of the whole collection
 //! (contacts / owners), not that share again of one workspace's contacts.
-//! A field with fewer values than tenants (a status) is every tenant's,
-//! and the tenant keeps its own share. Fails on the code before the fix:
-//! the owner's 50 contacts were priced as 0.0125 documents.
+//! A field with fewer values than tenants (a status), or fewer than one
+//! tenant's instances (diagnosis codes every clinic uses), is shared by
+//! the tenants, and the tenant keeps its own share. Fails on the code
+//! before the fix: the owner's 50 contacts were priced as 0.025 documents.
 
 use crate::advise::advise;
 use crate::design::Design;
@@ -38,9 +39,27 @@ operations:
     paging: {by: skip, past_first: 0.2, depth: {typical: 2, max: 40}}
 ";
 
-fn design() -> Design {
-    let model = crate::inputs::model_file::parse("crm.yaml", CRM).unwrap_or_else(|e| panic!("{e}"));
+/// 500 clinics of 10,000 visits each, and 2,000 codes: more codes than
+/// clinics, but fewer than one clinic's visits, so every clinic uses them.
+const CLINICS: &str = r"
+name: clinics
+tenant: clinic
+entities:
+  clinic: {count: 500, fields: {name: string(30)}}
+  visit: {count: 5000000, fields: {code: {type: string(8), distinct: 2000}, at: date}}
+relationships:
+  visits: {parent: clinic, child: visit, children: {typical: 10000, max: 400000}, child_field: clinic}
+operations:
+  by_code: {read: visit, rate: 5, filter: {code: eq}, sort: -at, limit: 1000}
+";
+
+fn design_of(text: &str) -> Design {
+    let model = crate::inputs::model_file::parse("m.yaml", text).unwrap_or_else(|e| panic!("{e}"));
     advise(&model, &Settings::default(), None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn design() -> Design {
+    design_of(CRM)
 }
 
 /// The documents the first step of operation `name` finds.
@@ -77,4 +96,12 @@ fn an_owners_deep_pages_are_not_past_the_matches() {
     let op = d.operations.iter().find(|p| p.operation == "owner_pages").expect("owner_pages");
     let paging = op.steps[0].paging.as_ref().expect("paged");
     assert!(paging.past_the_matches.is_none(), "{paging:?}");
+}
+
+#[test]
+fn codes_every_clinic_uses_keep_the_clinics_share() {
+    // One clinic's 10,000 visits / 2,000 codes: 5, not a code's 2,500
+    // visits over every clinic.
+    let n = found(&design_of(CLINICS), "by_code");
+    assert!((n - 5.0).abs() < 0.5, "a clinic's visits of a code: {n}");
 }
