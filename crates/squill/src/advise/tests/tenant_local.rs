@@ -64,7 +64,11 @@ fn design() -> Design {
 
 /// The documents the first step of operation `name` finds.
 fn found(d: &Design, name: &str) -> f64 {
-    let op = d.operations.iter().find(|p| p.operation == name).expect(name);
+    let op = d
+        .operations
+        .iter()
+        .find(|p| p.operation == name)
+        .expect(name);
     op.steps[0].documents
 }
 
@@ -76,15 +80,25 @@ fn an_owners_contacts_are_all_in_one_workspace() {
     assert!((n - 50.0).abs() < 0.5, "an owner's contacts: {n}");
     // The largest workspace holds no more of one owner's contacts.
     let t = d.tenancy.as_ref().expect("a tenancy report");
-    let cost = t.operations.iter().find(|c| c.operation == "by_owner").expect("by_owner");
-    assert_eq!(cost.typical.documents_examined, cost.largest.documents_examined);
+    let cost = t
+        .operations
+        .iter()
+        .find(|c| c.operation == "by_owner")
+        .expect("by_owner");
+    assert_eq!(
+        cost.typical.documents_examined,
+        cost.largest.documents_examined
+    );
 }
 
 #[test]
 fn a_state_is_every_workspaces_and_the_workspace_keeps_its_share() {
     // A state of 5 is shared by every workspace: 500 contacts / 5.
     let n = found(&design(), "by_state");
-    assert!((n - 100.0).abs() < 0.5, "a workspace's contacts in a state: {n}");
+    assert!(
+        (n - 100.0).abs() < 0.5,
+        "a workspace's contacts in a state: {n}"
+    );
 }
 
 #[test]
@@ -93,7 +107,11 @@ fn an_owners_deep_pages_are_not_past_the_matches() {
     // model bounds no owner's: the stated depth is priced as stated, not
     // said to lie past the matches of the largest workspace.
     let d = design();
-    let op = d.operations.iter().find(|p| p.operation == "owner_pages").expect("owner_pages");
+    let op = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "owner_pages")
+        .expect("owner_pages");
     let paging = op.steps[0].paging.as_ref().expect("paged");
     assert!(paging.past_the_matches.is_none(), "{paging:?}");
 }
