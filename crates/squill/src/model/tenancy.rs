@@ -79,7 +79,9 @@ impl Model {
 /// implies it, so that it keeps no share of its own: every condition
 /// beside an identity (it tests the one instance found), and the tenant
 /// beside an equality or membership on another parent that lies within
-/// the tenant (a store's customer: her orders are all of her store).
+/// the tenant (a store's customer: her orders are all of her store) or
+/// on a field of `e` whose values are each one tenant's (`tenant_local`:
+/// an owner's contacts are all of the owner's workspace, audit48 A9).
 pub fn implied(
     model: &Model,
     e: EntityId,
@@ -110,6 +112,7 @@ pub fn implied(
     // (docs/model-file.md, "Places"), so naming the tenant beside the
     // place thins nothing (review41 D4).
     let within = searches_places(model, e, filter)
+        || filter.iter().any(|c| tenant_local(model, e, c))
         || filter.iter().any(|c| {
             matches!(c.op, FilterOp::Eq | FilterOp::In)
                 && c.related.as_ref().is_some_and(|x| {
@@ -133,6 +136,54 @@ pub fn implied(
         }
     }
     out
+}
+
+/// Whether condition `c` on scoped entity `e` picks instances that all lie
+/// in one tenant, so that naming the tenant beside it keeps no fewer: an
+/// equality (or membership) on a field of `e`'s own that the model says is
+/// unique within the tenant (`unique_within: store`), or whose values are
+/// divided among the tenants rather than shared by them (an owner's id, a
+/// SKU of one warehouse's bins). Its share is then the field's over the
+/// whole collection (`count / distinct`: a user's 250 contacts, all in
+/// the user's workspace), not that share again within the tenant's.
+///
+/// The model states no owner of a value, so the numbers decide. Values are
+/// divided when there are at least as many as tenants (each tenant can
+/// have its own) and more than the instances of an average tenant
+/// (`count / tenants`): shared by every tenant, each tenant would then use
+/// a value less than once, and a read names a value its tenant uses. A
+/// `status` of five, or 20,000 diagnosis codes over clinics of 80,000
+/// visits each, are shared: each clinic uses every code, and the tenant
+/// keeps its own share. Where the model states no `distinct`, the planner
+/// takes every value as one instance's (`matched`), and one instance lies
+/// in one tenant. Never an `attributes` field: a name is every instance's
+/// that has it.
+pub fn tenant_local(model: &Model, e: EntityId, c: &Filter) -> bool {
+    let Some(tr) = model.tenant_relationship(e) else {
+        return false;
+    };
+    let Some(t) = model.tenant.map(|t| t.entity) else {
+        return false;
+    };
+    if !matches!(c.op, FilterOp::Eq | FilterOp::In) || c.related.is_some() || c.path.len() != 1 {
+        return false;
+    }
+    let entity = model.entity(e);
+    let Some(field) = entity.field(&c.path[0]) else {
+        return false;
+    };
+    if field.attribute_names().is_some() {
+        return false;
+    }
+    // `unique_within: store` is the entity's `unique: [[store, sku]]`.
+    let within = entity.unique.iter().any(|combo| {
+        combo.len() == 2
+            && combo.contains(&super::KeyPart::Parent(tr))
+            && combo.contains(&super::KeyPart::Field(field.name.clone()))
+    });
+    let values = field.distinct_values().unwrap_or(entity.count) as f64;
+    let tenants = model.entity(t).count.max(1) as f64;
+    within || (values >= tenants && values > entity.count as f64 / tenants)
 }
 
 /// Whether `filter` on `e` picks its instances by `_id` and names nothing

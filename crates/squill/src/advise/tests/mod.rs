@@ -38,6 +38,7 @@ mod scenarios;
 mod sharded_layout;
 mod tenant_depth;
 mod tenant_finders;
+mod tenant_local;
 mod tenant_parents;
 mod tenant_spanning;
 mod tenant_unique;

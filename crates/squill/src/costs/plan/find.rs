@@ -240,6 +240,10 @@ impl<'a> Planner<'a> {
             .filter(|c| c.op == crate::model::FilterOp::Eq)
             .filter_map(|c| c.related.as_ref())
             .filter(|r| r.field == "_id" && r.further.is_empty())
+            // The tenant beside a field whose values are each one
+            // tenant's (an owner's contacts) scales nothing: its matches
+            // do not grow with the tenant (`tenant_local_read`).
+            .filter(|r| !self.tenant_local_read(r.relationship, e, filter))
             .filter_map(|r| {
                 let rel = f.model.relationship(r.relationship);
                 let max = rel.children.max.finite()?;

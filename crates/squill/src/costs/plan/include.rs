@@ -74,11 +74,13 @@ impl<'a> Planner<'a> {
                     keys.push((path, 1));
                 }
                 // Every child of the kind: no member has a limit.
-                let n = self.facts.typical(x.relationship)
-                    * self.selectivity(
-                        self.facts.model.relationship(x.relationship).child,
-                        &x.filter,
-                    );
+                let n = self.related_matching(
+                    x.relationship,
+                    true,
+                    self.facts.model.relationship(x.relationship).child,
+                    &x.filter,
+                    self.facts.typical(x.relationship),
+                );
                 total += m * n;
             }
             keys.truncate(1);
@@ -153,11 +155,12 @@ impl<'a> Planner<'a> {
             rel.parent
         };
         // A filter on the related side (the last 30 days) keeps its share.
-        let each = if inc.to_children {
+        let side = if inc.to_children {
             f.typical(r)
         } else {
             f.typical_parents(r)
-        } * self.selectivity(target, &inc.filter);
+        };
+        let each = self.related_matching(r, inc.to_children, target, &inc.filter, side);
         let wanted = inc.limit.map_or(each, |l| each.min(l as f64));
         let returned = (m * wanted).min(f.count(target).max(m));
         let cx = Joined {
@@ -621,7 +624,7 @@ impl<'a> Planner<'a> {
                 f.typical_parents(r)
             };
             let walk = super::find_keys::walked(&inc.filter, &inc.sort, inc.limit, |x| {
-                side * self.selectivity(target, x)
+                self.related_matching(r, inc.to_children, target, x, side)
             })
             .map_or(per, |w| w.max(per));
             (p, keys, m * per, Some(m * walk))
@@ -665,7 +668,11 @@ impl<'a> Planner<'a> {
         // The planner's index holds every key the include tests. A
         // parent's children that pass, at the largest parent: the typical
         // parent's times the relationship's `max` over its `typical`.
+        // Not where the filter's values are each one tenant's (an
+        // owner's contacts): they do not grow with the tenant, and the
+        // model bounds no owner's, so the paging is priced as stated.
         let largest = match rel.children.max.finite() {
+            Some(_) if self.tenant_local_read(r, target, &inc.filter) => None,
             Some(max) if inc.to_children => Some(each * (max as f64 / f.typical(r)).max(1.0)),
             _ => None,
         };

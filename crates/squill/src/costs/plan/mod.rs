@@ -236,6 +236,7 @@ mod sharded;
 mod sorted_ids;
 mod subset;
 mod tenant;
+mod tenant_local;
 mod tenant_parent;
 mod timeline;
 mod tree;
