@@ -329,3 +329,34 @@ fn outlier_expiring_children_against_a_server() {
         ],
     );
 }
+
+/// A figure over a subset of an outlier's children
+/// (`count(scans where kind = hub)`): the rest's query tests the subset
+/// as the array's children are tested. It once read every scan kept
+/// apart, the `where` dropped (review48 A7).
+#[test]
+fn an_outlier_figure_over_a_subset_tests_the_subset_apart() {
+    let yaml = include_str!("../../tests/fixtures/outlier-child-filters.yaml").replacen(
+        "operations:\n",
+        "operations:\n  parcel_page:\n    read: parcel\n    rate: 200\n    filter: {_id: eq}\n    aggregates: [count(scans where kind = hub)]\n",
+        1,
+    );
+    let model = crate::inputs::model_file::parse("oca.yaml", &yaml).expect("a valid model");
+    let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("a design");
+    let p = plan(&d, "parcel_page");
+    let rest = p
+        .steps
+        .iter()
+        .find(|s| s.collection == "scan")
+        .expect("the scans kept apart");
+    assert!(
+        rest.conditions.iter().any(|c| c.path == "kind"
+            && matches!(&c.value, crate::model::Literal::Text(v) if v == "hub")),
+        "{rest:?}"
+    );
+    let [py, sh, node] = code(&d, "parcel_page");
+    for text in [&py, &sh, &node] {
+        assert!(text.contains(r#""kind": "hub""#), "{text}");
+    }
+}
