@@ -236,3 +236,127 @@ fn outlier_children_under_a_tenant_against_a_server() {
         ],
     );
 }
+
+/// The fixture with scans that expire 30 days after `ts` (fixe48).
+fn expiring() -> (crate::model::Model, crate::design::Design) {
+    let yaml = include_str!("../../tests/fixtures/outlier-child-filters.yaml")
+        .replacen("      ts: date\n", "      ts: {type: date, required: true}\n", 1)
+        .replacen(
+            "      kind: {type: string(10), distinct: 12}\n",
+            "      kind: {type: string(10), distinct: 12}\n    expires: {from: ts, after: 30 days}\n",
+            1,
+        );
+    let model = crate::inputs::model_file::parse("oce.yaml", &yaml).expect("a valid model");
+    let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("a design");
+    (model, design)
+}
+
+/// Scans that expire: the array's expired elements are left out of the
+/// list and the count by their date against now (nothing deletes them
+/// from the array), and the rest's count tests the life against now.
+/// The count once asked its caller for `ts_from, ts_to` (the life turned
+/// into a caller's range) and the list returned expired scans.
+#[test]
+fn an_outlier_of_expiring_children_reads_and_counts_the_live_ones() {
+    let (_, d) = expiring();
+    for name in ["kind_count", "scan_count", "kind_list"] {
+        let p = plan(&d, name);
+        let slice = p.steps[0].slices.first().expect("the array returned cut");
+        let live = slice.unexpired.as_ref().expect("the live elements");
+        assert_eq!((live.field.as_str(), live.seconds), ("ts", 30 * 86_400));
+        assert!(
+            slice.filter.iter().all(|f| f.path != "scans.ts"),
+            "{name}: {slice:?}"
+        );
+        let [py, sh, node] = code(&d, name);
+        assert!(
+            py.contains(r#"{"$gt": ["$$this.ts", _alive_since(2592000)]}"#),
+            "{py}"
+        );
+        for text in [&py, &sh, &node] {
+            assert!(!text.contains("ts_from"), "{name}: {text}");
+        }
+        for js in [&sh, &node] {
+            assert!(js.contains("new Date(Date.now() - 2592000 * 1000)"), "{js}");
+        }
+    }
+    for name in ["kind_count", "scan_count"] {
+        let rest = &plan(&d, name).steps[1];
+        let ts = rest
+            .filter
+            .iter()
+            .find(|f| f.path == "ts")
+            .expect("the life");
+        assert_eq!(
+            ts.value_from,
+            crate::design::ValueSource::Unexpired {
+                seconds: 30 * 86_400
+            },
+            "{name}"
+        );
+    }
+}
+
+/// Against the server: expired hubs in B's array and kept apart for A
+/// are neither listed nor counted.
+#[test]
+fn outlier_expiring_children_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = expiring();
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (
+            "outlier-child-filters-expiring",
+            "squill_outlier_filters_e",
+            false,
+        ),
+        ("check_outlier_filters.py", &["--expiring"]),
+    );
+    assert!(!out.contains("FAIL"), "{out}");
+    says_in_each_language(
+        &out,
+        "",
+        &[
+            "ok: {lang} kind_count(A, hub):",
+            "ok: {lang} kind_count(B, hub): 2 counted",
+            "ok: {lang} scan_count(A, all):",
+            "ok: {lang} scan_count(B, all): 5 counted",
+            "ok: {lang} kind_list(B, hub): its 2 embedded hubs",
+        ],
+    );
+}
+
+/// A figure over a subset of an outlier's children
+/// (`count(scans where kind = hub)`): the rest's query tests the subset
+/// as the array's children are tested. It once read every scan kept
+/// apart, the `where` dropped (review48 A7).
+#[test]
+fn an_outlier_figure_over_a_subset_tests_the_subset_apart() {
+    let yaml = include_str!("../../tests/fixtures/outlier-child-filters.yaml").replacen(
+        "operations:\n",
+        "operations:\n  parcel_page:\n    read: parcel\n    rate: 200\n    filter: {_id: eq}\n    aggregates: [count(scans where kind = hub)]\n",
+        1,
+    );
+    let model = crate::inputs::model_file::parse("oca.yaml", &yaml).expect("a valid model");
+    let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("a design");
+    let p = plan(&d, "parcel_page");
+    let rest = p
+        .steps
+        .iter()
+        .find(|s| s.collection == "scan")
+        .expect("the scans kept apart");
+    assert!(
+        rest.conditions.iter().any(|c| c.path == "kind"
+            && matches!(&c.value, crate::model::Literal::Text(v) if v == "hub")),
+        "{rest:?}"
+    );
+    let [py, sh, node] = code(&d, "parcel_page");
+    for text in [&py, &sh, &node] {
+        assert!(text.contains(r#""kind": "hub""#), "{text}");
+    }
+}

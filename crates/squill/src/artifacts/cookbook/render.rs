@@ -1413,18 +1413,19 @@ fn slice(lang: Lang, x: &crate::design::ArraySlice, tests: &[(String, Expr)]) ->
     if let Some(cond) = super::pipeline::elements_passing(&spell, tests, &x.path, "this") {
         input = format!("{{\"$filter\": {{\"input\": {input}, \"cond\": {cond}}}}}");
     }
-    if x.count {
-        return format!("{{\"$size\": {input}}}");
-    }
     // Now less the life, computed when the operation runs, as a filter's
     // test of the date is (`Expr::Unexpired`): a find's projection has no
-    // `$$NOW` on every server (SecantusDB: "undefined variable").
+    // `$$NOW` on every server (SecantusDB: "undefined variable"). Before
+    // the count: an expired element is counted no more than returned.
     if let Some(e) = &x.unexpired {
         let since = alive_since(lang, e.seconds);
         input = format!(
             "{{\"$filter\": {{\"input\": {input}, \"cond\": {{\"$gt\": [{}, {since}]}}}}}}",
             q(&format!("$$this.{}", e.field)),
         );
+    }
+    if x.count {
+        return format!("{{\"$size\": {input}}}");
     }
     if !x.sort.is_empty() {
         let by: Vec<(String, String)> = x

@@ -142,10 +142,21 @@ impl<'a> Planner<'a> {
                     },
                 );
                 step.filter.push(filt(path.clone(), FilterOp::In, here));
+                // A subset's test (`count(scans where kind = hub)`), on
+                // each child of the rest as on each child of the array's:
+                // the rest once counted every child apart (fixe48).
+                if let Some(c) = &agg.filter {
+                    step.conditions.push(crate::design::StepCondition {
+                        path: acc.path(&c.field),
+                        plus: None,
+                        test: c.test,
+                        value: c.value.clone(),
+                    });
+                }
                 if let Some(x) = &agg.field {
                     step.projection.push(acc.path(x));
                 }
-                let covered = agg.function == AggregateFn::Count;
+                let covered = agg.function == AggregateFn::Count && agg.filter.is_none();
                 self.push_outlier_rest(plan, op, step, path, (rest, 1.0), rel.child, covered);
             }
             // A bucket's figures are over all its children, never a subset.

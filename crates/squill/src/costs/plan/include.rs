@@ -104,7 +104,7 @@ impl<'a> Planner<'a> {
             // A filter every kind shares (since a date) is tested in the query.
             let common = &includes[members[0]].filter;
             if !common.is_empty() && members.iter().all(|&j| includes[j].filter == *common) {
-                self.own_filters(&mut step, &acc, common);
+                self.own_filters(&mut step, child, &acc, common);
                 for c in common {
                     let k = acc.path(&c.path.join("."));
                     if !keys.iter().any(|(x, _)| *x == k) {
@@ -447,7 +447,7 @@ impl<'a> Planner<'a> {
             );
             let path = acc.path(&rel.child_field);
             step.filter.push(filt(path.clone(), FilterOp::In, here));
-            self.own_filters(&mut step, &acc, &inc.filter);
+            self.own_filters(&mut step, target, &acc, &inc.filter);
             step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
             // Only a parent whose array is full has children apart: the
             // query runs for it alone. Under a limit it runs once for each
@@ -637,7 +637,7 @@ impl<'a> Planner<'a> {
             step.filter.push(filt(t, FilterOp::Eq, ValueSource::Param));
         }
         step.filter.push(filt(path, FilterOp::In, here));
-        self.own_filters(&mut step, &acc, &own);
+        self.own_filters(&mut step, target, &acc, &own);
         for t in related {
             if !step.filter.iter().any(|x| x.path == t.path) {
                 step.filter.push(t);

@@ -1363,12 +1363,16 @@ impl<'a> Planner<'a> {
 
     /// Adds the tests of `filter` on the step's own fields (an include's
     /// filter: the comments of the last 30 days); the values are parameters.
-    fn own_filters(&self, step: &mut Step, acc: &Access, filter: &[Filter]) {
+    /// The tests `filter` of `e`'s own fields, added to `step`: each with
+    /// the caller's value, but the life of an expiring `e` (`Age::expiry`,
+    /// added by `model::expiry`), which is now less that life
+    /// (`find::own_value`), not a range the caller gives.
+    fn own_filters(&self, step: &mut Step, e: EntityId, acc: &Access, filter: &[Filter]) {
         for c in filter {
             let path = acc.path(&c.path.join("."));
             if !step.filter.iter().any(|f| f.path == path) {
-                step.filter
-                    .push(filter_keys::test_of(path, c, ValueSource::Param));
+                let from = find::own_value(self.facts.model, e, c);
+                step.filter.push(filter_keys::test_of(path, c, from));
             }
         }
     }

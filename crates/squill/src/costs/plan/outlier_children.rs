@@ -6,7 +6,10 @@
 //! the two: the array's matching elements counted on the server (`$size`
 //! of the `$filter`) and the rest's `countDocuments`, run only for a full
 //! parent. The array once came back whole, untested, and a count matched
-//! the parent's id against the children's and counted nothing.
+//! the parent's id against the children's and counted nothing. Children
+//! that expire: the array's expired elements are left out by their date
+//! (nothing deletes them), and the rest's query tests the life against
+//! now, not a range the caller gives (fixe48).
 
 use super::*;
 use crate::model::Include;
@@ -31,13 +34,14 @@ impl Planner<'_> {
         let filter: Vec<StepFilter> = inc
             .filter
             .iter()
-            .filter(|c| c.related.is_none())
+            .filter(|c| c.related.is_none() && !c.age.is_some_and(|a| a.expiry))
             .map(|c| {
                 let path = format!("{array}.{}", own.path(&c.path.join(".")));
                 filter_keys::test_of(path, c, ValueSource::Param)
             })
             .collect();
-        if filter.is_empty() {
+        let unexpired = self.live_elements(rel.child);
+        if filter.is_empty() && unexpired.is_none() {
             return;
         }
         let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) else {
@@ -58,11 +62,29 @@ impl Planner<'_> {
                 Vec::new()
             },
             limit: inc.limit.filter(|_| cut),
-            unexpired: None,
+            unexpired,
             filter,
             count: false,
             stored,
         });
+    }
+
+    /// The life of `e`'s elements kept in an outlier's array, when `e`
+    /// expires: nothing deletes an expired element from the array (a TTL
+    /// index deletes whole documents), so a read or a count of them
+    /// leaves it out by its date against now less the life, as a read of
+    /// embedded children does (`include::slice_embedded`). The life the
+    /// model adds to a count's filter (`model::expiry`) is this test, not
+    /// a range the caller gives. `None` when `e` does not expire or its
+    /// date may be missing (a child without it never expires).
+    fn live_elements(&self, e: EntityId) -> Option<crate::design::SliceUnexpired> {
+        let model = self.facts.model;
+        crate::model::unexpired_test(model, e, &[])?;
+        let x = model.entity(e).expires.as_ref()?;
+        Some(crate::design::SliceUnexpired {
+            field: x.field.clone(),
+            seconds: x.seconds,
+        })
     }
 
     /// Turns the include route's read of an outlier's children into their
@@ -93,7 +115,7 @@ impl Planner<'_> {
                 path: array.clone(),
                 sort: Vec::new(),
                 limit: None,
-                unexpired: None,
+                unexpired: self.live_elements(e),
                 filter: Vec::new(),
                 count: true,
                 stored: rest,
