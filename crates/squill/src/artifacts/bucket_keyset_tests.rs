@@ -47,7 +47,10 @@ fn a_keyset_page_of_bucketed_children_takes_a_cursor() {
     let step = plan.steps.last().expect("a step");
     let paging = step.paging.as_deref().expect("paged");
     assert!(paging.skipped > 0.0, "{paging:?}");
-    assert!(paging.deepest_skipped >= 199.0 * 50.0 / 765.0 - 1e-9, "{paging:?}");
+    assert!(
+        paging.deepest_skipped >= 199.0 * 50.0 / 765.0 - 1e-9,
+        "{paging:?}"
+    );
 }
 
 /// The pages of a statement, read one after another with the cookbook in

@@ -1460,8 +1460,20 @@ fn bucket_cursor(
     param: &str,
     descending: bool,
 ) -> (super::code::BucketKeyset, Vec<(String, String)>) {
-    let bucket = b.param_named(&step.collection, "_id", ParamKind::Value, "", Some("after_bucket"));
-    let position = b.param_named(&step.collection, POSITION, ParamKind::Value, "", Some("after_position"));
+    let bucket = b.param_named(
+        &step.collection,
+        "_id",
+        ParamKind::Value,
+        "",
+        Some("after_bucket"),
+    );
+    let position = b.param_named(
+        &step.collection,
+        POSITION,
+        ParamKind::Value,
+        "",
+        Some("after_position"),
+    );
     let field = after.rsplit('.').next().unwrap_or(after);
     let (first, last) = (format!("first_{field}"), format!("last_{field}"));
     let holds = |f: &str| coll.is_some_and(|c| c.example.get(f).is_some());
@@ -1494,7 +1506,10 @@ fn bucket_cursor(
             position: POSITION.to_string(),
             buckets,
         },
-        vec![("_id".to_string(), bucket), (POSITION.to_string(), position)],
+        vec![
+            ("_id".to_string(), bucket),
+            (POSITION.to_string(), position),
+        ],
     )
 }
 
@@ -1672,7 +1687,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 sort.push(("_id".to_string(), dir));
             }
             if bucketed {
-                let (keyset, more) = bucket_cursor(&mut b, coll.as_ref(), step, after, &param, descending);
+                let (keyset, more) =
+                    bucket_cursor(&mut b, coll.as_ref(), step, after, &param, descending);
                 for (k, v) in more {
                     sort.push((k.clone(), dir));
                     then.push((k, v, last_desc));

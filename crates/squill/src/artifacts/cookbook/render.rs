@@ -880,8 +880,9 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
             keep.push((k.position.clone(), "1".to_string()));
             object(&keep)
         }
-        None => projection(lang, step)
-            .unwrap_or_else(|| object(&[(array.clone(), "1".to_string())])),
+        None => {
+            projection(lang, step).unwrap_or_else(|| object(&[(array.clone(), "1".to_string())]))
+        }
     };
     stages.push(object(&[("$project".to_string(), keep)]));
     format!("[{}]", stages.join(", "))
@@ -894,7 +895,9 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
 /// filter tests the same date already (the window's bounds).
 fn bucket_match(lang: Lang, step: &StepCode, k: &super::code::BucketKeyset) -> String {
     let mut plain = step.clone();
-    plain.filter.retain(|(_, e)| !matches!(e, Expr::After { .. }));
+    plain
+        .filter
+        .retain(|(_, e)| !matches!(e, Expr::After { .. }));
     let f = filter(lang, &plain);
     let Some(c) = &k.buckets else {
         return f;
@@ -913,10 +916,16 @@ fn bucket_match(lang: Lang, step: &StepCode, k: &super::code::BucketKeyset) -> S
             "$or".to_string(),
             format!(
                 "[{}, {}]",
-                object(&[(c.field.clone(), object(&[(past.to_string(), param.clone())]))]),
+                object(&[(
+                    c.field.clone(),
+                    object(&[(past.to_string(), param.clone())])
+                )]),
                 object(&[
                     (c.field.clone(), param.clone()),
-                    ("_id".to_string(), object(&[(id_op.to_string(), bucket.clone())])),
+                    (
+                        "_id".to_string(),
+                        object(&[(id_op.to_string(), bucket.clone())])
+                    ),
                 ])
             ),
         )]),

@@ -521,7 +521,9 @@ impl Planner<'_> {
         // so the walk gives that order without a sort (audit48 A10).
         let by_id = key.starts_with("last_")
             && inc.limit.is_some()
-            && inc.paging.is_some_and(|p| p.by == crate::model::PagingBy::Keyset);
+            && inc
+                .paging
+                .is_some_and(|p| p.by == crate::model::PagingBy::Keyset);
         let mut index_keys = vec![(rel.child_field.clone(), 1), (key.clone(), -1)];
         if by_id {
             step.sort.push(("_id".to_string(), dir));
@@ -563,17 +565,7 @@ impl Planner<'_> {
                 &key,
             );
         }
-        let n = self.push(
-            plan,
-            op,
-            step,
-            cost,
-            Some((
-                index_keys,
-                target,
-                acc.docs,
-            )),
-        );
+        let n = self.push(plan, op, step, cost, Some((index_keys, target, acc.docs)));
         if skip_empty && let Some(need) = plan.indexes.iter_mut().find(|x| x.step + 1 == n) {
             need.partial = vec![PartialCondition::Positive {
                 path: "count".to_string(),
