@@ -75,6 +75,9 @@
 //! - `bucket-child-reads`: events in count buckets read on their own, by
 //!   name in a window (paged by skip), by user, and the latest page: each
 //!   returns the matching events, not their buckets (audit44 B).
+//! - `bucket-keyset`: entries in count buckets read a statement page at a
+//!   time by keyset, newest first: a page starts after the last entry's
+//!   date, bucket and place in it (audit48 A10).
 //! - `bucket-time-window`: ticks in buckets of a minute read in a window:
 //!   the buckets picked by their key in the window's own bounds.
 //! - `bucket-parent-reads`: readings in time buckets and comments in count
@@ -96,7 +99,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 39] = [
+pub(crate) const FILES: [(&str, &str); 40] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -177,6 +180,10 @@ pub(crate) const FILES: [(&str, &str); 39] = [
     (
         "bucket-time-window",
         include_str!("../tests/fixtures/bucket-time-window.yaml"),
+    ),
+    (
+        "bucket-keyset",
+        include_str!("../tests/fixtures/bucket-keyset.yaml"),
     ),
     (
         "bucket-parent-reads",
@@ -262,9 +269,11 @@ pub(crate) const FILES: [(&str, &str); 39] = [
 /// `outlier-child-filters` (check_outlier_filters.py), `bucket-tenant`
 /// (check_bucket_tenant.py), `expiring-embedded`
 /// (check_expiring_embedded.py), `hold-sum` (check_amount.py) and
-/// `tenant-parents` (check_tenant_insert.py), which write documents whose
-/// children they know.
-const ONLY_BY_NAME: [&str; 13] = [
+/// `tenant-parents` (check_tenant_insert.py), and `bucket-keyset`
+/// (check_bucket_keyset.py), which write documents whose children they
+/// know.
+const ONLY_BY_NAME: [&str; 14] = [
+    "bucket-keyset",
     "expiring-embedded",
     "hold-sum",
     "tenant-parents",

@@ -40,6 +40,8 @@ mod ttl_tests;
 #[cfg(test)]
 mod bucket_elements_tests;
 #[cfg(test)]
+mod bucket_keyset_tests;
+#[cfg(test)]
 mod bucket_parent_reads_tests;
 #[cfg(test)]
 mod cascade_tests;

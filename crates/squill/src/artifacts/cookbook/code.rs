@@ -344,6 +344,44 @@ pub enum Expr {
     },
 }
 
+/// Keyset pages of children kept in buckets. A child has no `_id` of its
+/// own, so children that tie on the sort's keys are ordered by their
+/// bucket's `_id`, then by their position in it (`$unwind`'s
+/// `includeArrayIndex`, named `position`): the page starts after the last
+/// child's whole tuple, none lost or read twice. A child keeps its
+/// position while the bucket only grows; a child deleted from a bucket
+/// moves the later ones of that bucket up one place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BucketKeyset {
+    /// The field each unwound child's position in its bucket comes in.
+    pub position: String,
+    /// The buckets that can hold a child past the cursor, where they
+    /// keep their first and last date: for a descending sort, those whose
+    /// first date is before the cursor's, or equal to it with an `_id` not
+    /// past the cursor's bucket (mirrored on the last date for an
+    /// ascending one). Buckets filled in date order hold no child before
+    /// another's, so the cursor's bucket and the older ones hold the next
+    /// page. Left out without the cursor (the first page).
+    pub buckets: Option<BucketCursor>,
+}
+
+/// The test of `BucketKeyset::buckets`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BucketCursor {
+    /// The bucket's first (descending) or last (ascending) date, or a
+    /// time bucket's key.
+    pub field: String,
+    /// The cursor's date.
+    pub at: String,
+    /// A count bucket: the cursor's bucket `_id`, for buckets that end on
+    /// the cursor's date.
+    pub bucket: Option<String>,
+    /// A time bucket: the unit its key is the start of (one bucket a
+    /// unit, none sharing a child's date with another).
+    pub unit: Option<String>,
+    pub descending: bool,
+}
+
 /// The subset a parent's figure is over: children whose `field` passes
 /// `test` against `value`; `amount` is the summed field (`None`: a count).
 #[derive(Debug, Clone, PartialEq)]
@@ -577,6 +615,9 @@ pub struct StepCode {
     /// With `elements`, children kept in buckets: the buckets' order and
     /// how many the read takes before it unwinds them (`Step::bucket_order`).
     pub bucket_order: Option<crate::design::BucketOrder>,
+    /// With `bucket_order`, a page of the children by keyset: each child's
+    /// position in its bucket and the cursor's test of the buckets.
+    pub bucket_keyset: Option<BucketKeyset>,
     /// The arrays around `elements`, unwound first (`Step::elements_within`).
     pub elements_within: Vec<String>,
     /// Embedded arrays returned cut to a limit (`Step::slices`).

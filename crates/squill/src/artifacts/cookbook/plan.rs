@@ -1443,6 +1443,76 @@ fn id_after(coll: Option<&Collection>, step: &Step, key: &str) -> bool {
     .is_some_and(|i| i.keys.windows(2).any(|w| w[0].0 == key && w[1].0 == "_id"))
 }
 
+/// The field an unwound child's position in its bucket comes in.
+const POSITION: &str = "_position";
+
+/// A keyset page of children kept in buckets (`BucketKeyset`): the
+/// cursor's keys past the sort's (the bucket's `_id`, then the child's
+/// position in it, each with its parameter), and the test of the buckets
+/// that can hold a child past the cursor, on the bucket's first (last)
+/// date where the bucket keeps them (a count bucket; a time bucket's own
+/// key is left to the children's test).
+fn bucket_cursor(
+    b: &mut Builder,
+    coll: Option<&Collection>,
+    step: &Step,
+    after: &str,
+    param: &str,
+    descending: bool,
+) -> (super::code::BucketKeyset, Vec<(String, String)>) {
+    let bucket = b.param_named(
+        &step.collection,
+        "_id",
+        ParamKind::Value,
+        "",
+        Some("after_bucket"),
+    );
+    let position = b.param_named(
+        &step.collection,
+        POSITION,
+        ParamKind::Value,
+        "",
+        Some("after_position"),
+    );
+    let field = after.rsplit('.').next().unwrap_or(after);
+    let (first, last) = (format!("first_{field}"), format!("last_{field}"));
+    let holds = |f: &str| coll.is_some_and(|c| c.example.get(f).is_some());
+    // A time bucket is keyed by the start of its unit (`hour`).
+    let unit = step
+        .bucket_order
+        .as_ref()
+        .and_then(|o| o.sort.first())
+        .map(|(k, _)| k.clone())
+        .filter(|k| crate::model::TIME_UNITS.iter().any(|(u, _)| u == k));
+    let buckets = if holds(&first) && holds(&last) {
+        Some(super::code::BucketCursor {
+            field: if descending { first } else { last },
+            at: param.to_string(),
+            bucket: Some(bucket.clone()),
+            unit: None,
+            descending,
+        })
+    } else {
+        unit.map(|u| super::code::BucketCursor {
+            field: u.clone(),
+            at: param.to_string(),
+            bucket: None,
+            unit: Some(u),
+            descending,
+        })
+    };
+    (
+        super::code::BucketKeyset {
+            position: POSITION.to_string(),
+            buckets,
+        },
+        vec![
+            ("_id".to_string(), bucket),
+            (POSITION.to_string(), position),
+        ],
+    )
+}
+
 /// Whether the elements of `array` in the collection's example document
 /// carry an `_id` of their own (children embedded one by one do; a
 /// bucket's children do not).
@@ -1571,11 +1641,16 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         // Keyset paging: the next page is a range from the sort key of the
         // last item seen, never a `skip` (unless the filter tests that key
         // already, as a range of its own).
+        // Children kept in buckets (`bucket_order`) are tested by the
+        // window on the same date at both levels: the cursor comes beside
+        // it (audit48 A10).
+        let bucketed = step.elements.is_some() && step.bucket_order.is_some();
+        let mut bucket_keyset = None;
         if step.action == Action::Find
             && let Some(p) = &step.paging
             && p.by == crate::model::PagingBy::Keyset
             && let Some(after) = &p.after
-            && !filter.iter().any(|(x, _)| x == after)
+            && (bucketed || !filter.iter().any(|(x, _)| x == after))
         {
             let descending = step
                 .sort
@@ -1586,7 +1661,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // A sort of several keys: the page starts after the last
             // item's value of each (`a` past it, or `a` equal and `b` past
             // it, …); the first key alone would skip the rest of its value.
-            let then: Vec<(String, String, bool)> = p
+            let mut then: Vec<(String, String, bool)> = p
                 .then
                 .iter()
                 .map(|k| {
@@ -1605,10 +1680,20 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // design's index keys `_id` after the last, in its direction,
             // so a page starts after all of them. A key no two items share
             // (a bucket's page number) has no such key and needs none.
-            let ties = id_after(coll.as_ref(), step, last);
+            let ties = !bucketed && id_after(coll.as_ref(), step, last);
             let id = ties.then(|| b.param(&step.collection, "_id", ParamKind::Value, "after_"));
+            let dir = if last_desc { -1 } else { 1 };
             if ties && !sort.iter().any(|(k, _)| k == "_id") {
-                sort.push(("_id".to_string(), if last_desc { -1 } else { 1 }));
+                sort.push(("_id".to_string(), dir));
+            }
+            if bucketed {
+                let (keyset, more) =
+                    bucket_cursor(&mut b, coll.as_ref(), step, after, &param, descending);
+                for (k, v) in more {
+                    sort.push((k.clone(), dir));
+                    then.push((k, v, last_desc));
+                }
+                bucket_keyset = Some(keyset);
             }
             filter.push((
                 after.clone(),
@@ -2158,6 +2243,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             figures: step.figures.as_deref().cloned(),
             elements: step.elements.clone(),
             bucket_order: step.bucket_order.as_deref().cloned(),
+            bucket_keyset,
             index: step.index.clone(),
             documents: step.documents,
             fallback_of: if step.fallback {

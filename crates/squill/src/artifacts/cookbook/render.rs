@@ -809,7 +809,11 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
         elem_match: None,
         ..step.clone()
     };
-    let mut stages = vec![object(&[("$match".to_string(), f.to_string())])];
+    let first = match &step.bucket_keyset {
+        Some(k) => bucket_match(lang, step, k),
+        None => f.to_string(),
+    };
+    let mut stages = vec![object(&[("$match".to_string(), first)])];
     // Children in buckets: the newest buckets a page of them needs first
     // (page N of a `skip` read needs N times as many), then their children.
     if let Some(b) = &step.bucket_order {
@@ -829,9 +833,19 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
             stages.push(object(&[("$limit".to_string(), n)]));
         }
     }
-    for outer in step.elements_within.iter().chain(std::iter::once(array)) {
+    for outer in &step.elements_within {
         stages.push(object(&[("$unwind".to_string(), q(&format!("${outer}")))]));
     }
+    // A keyset page of bucketed children: each child's position in its
+    // bucket comes with it, the last of the cursor's keys.
+    let unwind = match &step.bucket_keyset {
+        Some(k) => object(&[
+            ("path".to_string(), q(&format!("${array}"))),
+            ("includeArrayIndex".to_string(), q(&k.position)),
+        ]),
+        None => q(&format!("${array}")),
+    };
+    stages.push(object(&[("$unwind".to_string(), unwind)]));
     stages.push(object(&[("$match".to_string(), filter(lang, &each))]));
     // A count of them: one number, the elements that passed.
     if step.counts {
@@ -851,10 +865,87 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     if let Some(l) = step.limit {
         stages.push(object(&[("$limit".to_string(), l.to_string())]));
     }
-    let keep =
-        projection(lang, step).unwrap_or_else(|| object(&[(array.clone(), "1".to_string())]));
+    let keep = match &step.bucket_keyset {
+        // The cursor of the next page: the last child's date, its
+        // bucket's `_id` (kept by `$project`) and its position.
+        Some(k) => {
+            let mut keep: Vec<(String, String)> = if step.projection.is_empty() {
+                vec![(array.clone(), "1".to_string())]
+            } else {
+                step.projection
+                    .iter()
+                    .map(|p| (p.clone(), "1".to_string()))
+                    .collect()
+            };
+            keep.push((k.position.clone(), "1".to_string()));
+            object(&keep)
+        }
+        None => {
+            projection(lang, step).unwrap_or_else(|| object(&[(array.clone(), "1".to_string())]))
+        }
+    };
     stages.push(object(&[("$project".to_string(), keep)]));
     format!("[{}]", stages.join(", "))
+}
+
+/// The first `$match` of a keyset page of bucketed children: the
+/// buckets the filter picks (the cursor's test of the children is no test
+/// of a bucket: a bucket holds no child's position), and, with the cursor,
+/// only those whose range can hold a child past it. Under `$and`: the
+/// filter tests the same date already (the window's bounds).
+fn bucket_match(lang: Lang, step: &StepCode, k: &super::code::BucketKeyset) -> String {
+    let mut plain = step.clone();
+    plain
+        .filter
+        .retain(|(_, e)| !matches!(e, Expr::After { .. }));
+    let f = filter(lang, &plain);
+    let Some(c) = &k.buckets else {
+        return f;
+    };
+    let (past, id_op) = if c.descending {
+        ("$lt", "$lte")
+    } else {
+        ("$gt", "$gte")
+    };
+    let param = &c.at;
+    let test = match (&c.bucket, &c.unit) {
+        // A count bucket: its first date before the cursor's, or equal
+        // to it and the bucket not past the cursor's (a bucket of that
+        // date alone after it holds nothing past the cursor).
+        (Some(bucket), _) => object(&[(
+            "$or".to_string(),
+            format!(
+                "[{}, {}]",
+                object(&[(
+                    c.field.clone(),
+                    object(&[(past.to_string(), param.clone())])
+                )]),
+                object(&[
+                    (c.field.clone(), param.clone()),
+                    (
+                        "_id".to_string(),
+                        object(&[(id_op.to_string(), bucket.clone())])
+                    ),
+                ])
+            ),
+        )]),
+        // A time bucket: its start at or before the cursor's date, or at
+        // or after the start of the cursor's unit for an ascending sort.
+        (None, Some(unit)) => {
+            let (op, value) = if c.descending {
+                ("$lte", param.clone())
+            } else {
+                ("$gte", truncated(lang, param, unit))
+            };
+            object(&[(c.field.clone(), object(&[(op.to_string(), value)]))])
+        }
+        (None, None) => return f,
+    };
+    let cursor = match lang {
+        Lang::Python => format!("{{}} if {param} is None else {test}"),
+        _ => format!("({param} === undefined || {param} === null ? {{}} : {test})"),
+    };
+    object(&[("$and".to_string(), format!("[{f}, {cursor}]"))])
 }
 
 /// The field a `near` read's documents get their distance in, in metres.

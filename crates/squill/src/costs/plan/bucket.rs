@@ -511,8 +511,24 @@ impl Planner<'_> {
         }
         // The buckets in the order the children are read: oldest first
         // when the read sorts ascending, else the newest first.
-        step.sort
-            .push((key.clone(), if newest_first { -1 } else { 1 }));
+        let dir = if newest_first { -1 } else { 1 };
+        step.sort.push((key.clone(), dir));
+        // Keyset pages by the buckets' last date: two buckets can end on
+        // the same date (the later one all of that date), and the page
+        // after a cursor must take them in one order every time, the
+        // order of their children's tie-breaker (the bucket's `_id`,
+        // cookbook `BucketKeyset`). The index keys `_id` after the date,
+        // so the walk gives that order without a sort (audit48 A10).
+        let by_id = key.starts_with("last_")
+            && inc.limit.is_some()
+            && inc
+                .paging
+                .is_some_and(|p| p.by == crate::model::PagingBy::Keyset);
+        let mut index_keys = vec![(rel.child_field.clone(), 1), (key.clone(), -1)];
+        if by_id {
+            step.sort.push(("_id".to_string(), dir));
+            index_keys.push(("_id".to_string(), -1));
+        }
         step.limit = if spread {
             None
         } else {
@@ -549,17 +565,7 @@ impl Planner<'_> {
                 &key,
             );
         }
-        let n = self.push(
-            plan,
-            op,
-            step,
-            cost,
-            Some((
-                vec![(rel.child_field.clone(), 1), (key, -1)],
-                target,
-                acc.docs,
-            )),
-        );
+        let n = self.push(plan, op, step, cost, Some((index_keys, target, acc.docs)));
         if skip_empty && let Some(need) = plan.indexes.iter_mut().find(|x| x.step + 1 == n) {
             need.partial = vec![PartialCondition::Positive {
                 path: "count".to_string(),
@@ -1285,10 +1291,42 @@ impl Planner<'_> {
         // them, or starts after the last one's sort key: no bucket key
         // walked beyond the buckets read (the buckets a skip passes over
         // are counted where `bucket_order` takes them, `paged_buckets`).
-        if let (Some(p), Some(_)) = (paging, limit) {
-            let walked = s.paging.as_ref().map_or((0.0, 0.0, 1.0, None), |x| {
+        let count_bucket = self.layout(rel).bucket_capacity().filter(|_| {
+            !matches!(
+                self.layout(rel),
+                Layout::Bucket {
+                    by: BucketBy::Time { .. },
+                    ..
+                }
+            )
+        });
+        if let (Some(p), Some(l)) = (paging, limit) {
+            let mut walked = s.paging.as_ref().map_or((0.0, 0.0, 1.0, None), |x| {
                 (x.skipped, x.deepest_skipped, x.page, x.past_the_matches)
             });
+            // A keyset page of children in count buckets starts after the
+            // last child's date, its bucket and its position (cookbook
+            // `BucketKeyset`): the buckets it needs are those whose first
+            // date is not past the cursor's, which no index keys (the
+            // index orders the buckets by their last date). The walk
+            // passes the newer buckets, each fetched to test that date:
+            // as many as a skip to that page would (audit48 A10). A time
+            // bucket's key is its start, and the cursor is a range on it.
+            if p.by == crate::model::PagingBy::Keyset
+                && let Some(per) = count_bucket
+            {
+                let per = (per as f64).max(1.0);
+                let as_skip = crate::model::Paging {
+                    by: crate::model::PagingBy::Skip,
+                    ..p
+                };
+                let passed = as_skip.skipped(l) / per;
+                walked.0 = passed;
+                walked.1 = as_skip.deepest_skipped(l) / per;
+                plan.cost.index_keys_examined += passed;
+                plan.cost.documents_examined += passed;
+                plan.cost.bytes_read += passed * self.access(e).root_bytes;
+            }
             let after = s.sort.first().map(|(k, _)| k.clone());
             s.paging = Some(Box::new(crate::design::StepPaging {
                 by: p.by,

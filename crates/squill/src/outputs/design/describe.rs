@@ -452,6 +452,15 @@ fn compact_json(value: &serde_json::Value) -> String {
 /// average, 24,975 to reach the deepest page".
 pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
     match p.by {
+        // Children in count buckets (the only keyset pages that walk):
+        // after the last child's tuple, walking past the newer buckets
+        // (`costs/plan/bucket.rs`, `read_bucket_elements`).
+        crate::model::PagingBy::Keyset if p.skipped > 0.0 || p.deepest_skipped > 0.0 => format!(
+            "paged by keyset: a later page starts after the last {} seen (ties by bucket and position in it), {} bucket keys walked past per run on average, {} to reach the deepest page",
+            p.after.as_deref().unwrap_or("sort key"),
+            words::num(p.skipped),
+            words::num(p.deepest_skipped)
+        ),
         // A sort of several keys starts after the last item's tuple of
         // them (its `_id` last), not after its first key alone.
         crate::model::PagingBy::Keyset if !p.then.is_empty() => format!(
