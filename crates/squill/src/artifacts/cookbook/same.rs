@@ -208,3 +208,85 @@ pub(super) fn js(one: &One, group: &str, name: Named, indent: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    fn bid(otherwise: &str) -> (crate::design::Design, Vec<super::OpCode>) {
+        let text = include_str!("../../../tests/fixtures/bid-one-auction.yaml")
+            .replace("otherwise: undo", otherwise);
+        let model = crate::inputs::model_file::parse("m.yaml", &text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let ops = super::super::op_codes(&d);
+        (d, ops)
+    }
+
+    const PY_CHECK: &str = "    # `same: auction`: the document must not name another auction\n    if new_bid.get(\"auction\", auction_id) != auction_id:\n        raise ValueError(\"place_bid: new_bid.auction names another auction than auction_id; every write of the group addresses one auction\")\n    new_bid = {**new_bid, \"auction\": auction_id}\n";
+    const JS_CHECK: &str = "  if (new_bid[\"auction\"] !== undefined && !(new_bid[\"auction\"] === auction_id || (new_bid[\"auction\"] !== null && auction_id !== null && typeof new_bid[\"auction\"] === \"object\" && typeof auction_id === \"object\" && typeof new_bid[\"auction\"].equals === \"function\" && new_bid[\"auction\"].equals(auction_id)))) throw new Error(\"place_bid: new_bid.auction names another auction than auction_id; every write of the group addresses one auction\");\n  new_bid = { ...new_bid, \"auction\": auction_id };\n";
+
+    /// Audit48 A5: `place_bid` (`same: auction`, kept by undo) tests the
+    /// bid's own `auction` against the id it raises, before its first
+    /// write (outside the `try` whose handler undoes), and fills it where
+    /// the bid has none, in every language; the warnings beside it no
+    /// longer say "in a transaction" where none runs (audit48 C1).
+    #[test]
+    fn an_undo_group_of_one_auction_refuses_a_bid_naming_another_before_any_write() {
+        let (d, ops) = bid("otherwise: undo");
+        let py = super::super::python(&d, &ops);
+        assert!(
+            py.contains(&format!(
+                "def place_bid(db, new_bid, auction_id, new_current_price):\n{PY_CHECK}    out = {{}}\n    try:\n"
+            )),
+            "{py}"
+        );
+        for (text, head) in [
+            (
+                super::super::node(&d, &ops),
+                "async function place_bid(db, new_bid, auction_id, new_current_price) {\n",
+            ),
+            (
+                super::super::mongosh(&d, &ops),
+                "function place_bid(new_bid, auction_id, new_current_price) {\n",
+            ),
+        ] {
+            assert!(
+                text.contains(&format!(
+                    "{head}  // `same: auction`: the document must not name another auction\n{JS_CHECK}  const out = {{}};\n  try {{\n"
+                )),
+                "{text}"
+            );
+        }
+        let text = crate::outputs::design::text::render(&d, false);
+        assert!(
+            text.contains("warning: atomic group `place_bid` writes one auction, but its writes stay separate calls: this design keeps them in more than one document\n")
+                && !text.contains("in a transaction"),
+            "{text}"
+        );
+    }
+
+    /// The same group kept by a transaction (`otherwise: fail`): the test
+    /// comes before the session starts, in every language.
+    #[test]
+    fn a_transaction_group_of_one_auction_refuses_a_bid_naming_another_before_its_session() {
+        let (d, ops) = bid("otherwise: fail");
+        let py = super::super::python(&d, &ops);
+        assert!(
+            py.contains(&format!(
+                "def place_bid(db, auction_id, new_current_price, new_bid):\n{PY_CHECK}    def in_transaction(session):\n"
+            )),
+            "{py}"
+        );
+        let node = super::super::node(&d, &ops);
+        assert!(
+            node.contains(&format!(
+                "{JS_CHECK}  const session = db.client.startSession();\n"
+            )),
+            "{node}"
+        );
+        let sh = super::super::mongosh(&d, &ops);
+        let body = sh.split("function place_bid(").nth(1).unwrap();
+        assert!(
+            body.contains(JS_CHECK) && body.find(JS_CHECK) < body.find("session"),
+            "{sh}"
+        );
+    }
+}
