@@ -126,6 +126,8 @@ fn reference(design: &Design, collection: &str, entity: &str) -> Option<Vec<Stri
 type Named<'a> = &'a dyn Fn(usize, &str) -> Option<String>;
 
 fn message(group: &str, doc: &str, path: &[String], entity: &str, id: &str) -> String {
+    // "one item" of an entity named `items`, as the plan's warning says.
+    let entity = crate::words::singular(entity);
     format!(
         "{group}: {doc}.{} names another {entity} than {id}; every write of the group addresses one {entity}",
         path.join(".")
@@ -157,7 +159,7 @@ pub(super) fn python(one: &One, group: &str, name: Named, indent: &str) -> Strin
             out,
             "{indent}# `same: {}`: the document must not name another {}\n{indent}if {held} != {id}:\n{indent}    raise ValueError({msg})",
             script::comment(&one.entity),
-            script::comment(&one.entity),
+            script::comment(&crate::words::singular(&one.entity)),
         );
         if let [field] = path.as_slice() {
             let _ = writeln!(
@@ -196,7 +198,7 @@ pub(super) fn js(one: &One, group: &str, name: Named, indent: &str) -> String {
             out,
             "{indent}// `same: {}`: the document must not name another {}\n{indent}if ({held} !== undefined && !({held} === {id} || ({held} !== null && {id} !== null && typeof {held} === \"object\" && typeof {id} === \"object\" && typeof {held}.equals === \"function\" && {held}.equals({id})))) throw new Error({msg});",
             script::comment(&one.entity),
-            script::comment(&one.entity),
+            script::comment(&crate::words::singular(&one.entity)),
         );
         if let [field] = path.as_slice() {
             let _ = writeln!(
