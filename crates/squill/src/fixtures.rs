@@ -65,6 +65,10 @@
 //! - `hold-sum`: a group that inserts a hold, whose amount its account's
 //!   kept sum takes, then takes the account's funds only if enough
 //!   remain; the undo lowers the sum by the hold's own amount (audit48 A4).
+//! - `bid-one-auction`: a group of one auction (`same: auction`) that
+//!   records the caller's bid, then raises the auction's price only while
+//!   it is open: a bid naming another auction is refused before any
+//!   write, one naming none is recorded on the group's (audit48 A5).
 //! - `stock-take-kinds`: the caller's amount taken from a long and from a
 //!   decimal field, which its opposite must keep in their type; an amount
 //!   not above 0 is refused (issue 41).
@@ -99,7 +103,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 40] = [
+pub(crate) const FILES: [(&str, &str); 41] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -247,6 +251,10 @@ pub(crate) const FILES: [(&str, &str); 40] = [
     ),
     ("hold-sum", include_str!("../tests/fixtures/hold-sum.yaml")),
     (
+        "bid-one-auction",
+        include_str!("../tests/fixtures/bid-one-auction.yaml"),
+    ),
+    (
         "tenant-parents",
         include_str!("../tests/fixtures/tenant-parents.yaml"),
     ),
@@ -268,13 +276,14 @@ pub(crate) const FILES: [(&str, &str); 40] = [
 /// `outlier-include-newest` (check_outlier_newest.py),
 /// `outlier-child-filters` (check_outlier_filters.py), `bucket-tenant`
 /// (check_bucket_tenant.py), `expiring-embedded`
-/// (check_expiring_embedded.py), `hold-sum` (check_amount.py) and
-/// `tenant-parents` (check_tenant_insert.py), and `bucket-keyset`
-/// (check_bucket_keyset.py), which write documents whose children they
-/// know.
-const ONLY_BY_NAME: [&str; 14] = [
+/// (check_expiring_embedded.py), `hold-sum` (check_amount.py),
+/// `bid-one-auction` (check_same_instance.py), `tenant-parents`
+/// (check_tenant_insert.py) and `bucket-keyset` (check_bucket_keyset.py),
+/// which write documents whose children they know.
+const ONLY_BY_NAME: [&str; 15] = [
     "bucket-keyset",
     "expiring-embedded",
+    "bid-one-auction",
     "hold-sum",
     "tenant-parents",
     "bucket-child-reads",

@@ -1144,6 +1144,36 @@ fn batches_into_buckets_and_arrays_store_every_child_once_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Audit48 A5: an atomic group with `same: auction` (fixture
+/// bid-one-auction) records the caller's bid, then raises the auction's
+/// price. A bid naming another auction than the call's was recorded there
+/// while the first auction's price changed; each cookbook's group function
+/// must refuse it before any write, and record a bid naming none, or its
+/// own, on the call's auction (scripts/testenv/check_same_instance.py).
+#[test]
+fn a_group_of_one_instance_refuses_a_document_naming_another_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "bid-one-auction";
+    let (model, design) = fixtures::load(name);
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (
+            &format!("same-instance-{name}"),
+            "squill_same_instance",
+            true,
+        ),
+        ("check_same_instance.py", &[]),
+    );
+    says_in_each_language(
+        &out,
+        "checked 1 group(s) of one instance (same:)",
+        &["ok: {lang} place_bid: new_bid naming another auction refused with nothing written"],
+    );
+}
+
 /// Issue 41: a link whose condition tests the team, kept in the users only
 /// (fixture join-open-teams), is guarded by a conditional `$inc` of the
 /// team's `_version` in one transaction with the link. Another transaction

@@ -837,7 +837,10 @@ pub enum Warning {
         carries: bool,
     },
     /// Atomic group `group` says its writes address one `entity`, but they
-    /// cannot be one write under this design: it keeps its transaction.
+    /// cannot be one write under this design: they stay separate calls,
+    /// kept atomic by a transaction or by undoing (the warning beside it
+    /// says which; this one once said "in a transaction" beside "needs no
+    /// transaction", audit48 C1).
     NotMerged {
         group: String,
         entity: String,
@@ -1067,7 +1070,7 @@ impl Warning {
                 entity,
                 reason,
             } => format!(
-                "atomic group `{group}` writes one {}, but its writes stay separate calls in a transaction: {}",
+                "atomic group `{group}` writes one {}, but its writes stay separate calls: {}",
                 singular(entity),
                 reason.text()
             ),

@@ -18,12 +18,15 @@ use std::fmt::Write as _;
 /// One compensated group: its function's name, the operations in the
 /// order they run (indexes into the cookbook's operations, the conditional
 /// one last), and that one's step whose nothing-matched triggers the undo.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct UndoGroup {
     pub name: String,
     pub function: String,
     pub ops: Vec<usize>,
     pub step: String,
+    /// With `same:`: what ties its inserts' references to its one
+    /// instance (same.rs).
+    pub one: Option<super::same::One>,
 }
 
 /// The compensated groups of the design, in the order of their first
@@ -41,7 +44,7 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
                     name: group.clone(),
                     function: String::new(),
                     ops: vec![i],
-                    step: String::new(),
+                    ..UndoGroup::default()
                 }),
             }
         }
@@ -65,6 +68,9 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
         true
     });
     name_functions(&mut out, ops);
+    for g in &mut out {
+        g.one = super::same::bind(design, ops, &g.name, &g.ops);
+    }
     out
 }
 
@@ -204,6 +210,23 @@ pub(super) fn signature(ps: &[GroupParam]) -> Vec<&str> {
         }
     }
     out
+}
+
+/// The lines, in `lang`, that tie the group's inserted documents to its
+/// one instance before its first write (`same:`, same.rs).
+pub(super) fn bound(lang: Lang, g: &UndoGroup, ps: &[GroupParam], indent: &str) -> String {
+    let Some(one) = &g.one else {
+        return String::new();
+    };
+    let name = |op: usize, param: &str| {
+        ps.iter()
+            .find(|p| p.op == op && p.param == param)
+            .map(|p| p.name.clone())
+    };
+    match lang {
+        Lang::Python => super::same::python(one, &g.name, &name, indent),
+        _ => super::same::js(one, &g.name, &name, indent),
+    }
 }
 
 /// The arguments the group's function passes operation `i`: its own
@@ -457,6 +480,7 @@ fn js(g: &UndoGroup, ops: &[OpCode], node: bool) -> String {
         ("function", "")
     };
     let _ = writeln!(out, "{kw} {}({}) {{", g.function, names.join(", "));
+    out.push_str(&bound(lang, g, &ps, "  "));
     out.push_str("  const out = {};\n  try {\n");
     for &i in &g.ops {
         let op = &ops[i];
@@ -508,6 +532,7 @@ pub(super) fn python(g: &UndoGroup, ops: &[OpCode]) -> String {
     names.extend(signature(&ps));
     let mut out = header(g, ops, "#", &left);
     let _ = writeln!(out, "def {}({}):", g.function, names.join(", "));
+    out.push_str(&bound(Lang::Python, g, &ps, "    "));
     out.push_str("    out = {}\n    try:\n");
     for &i in &g.ops {
         let op = &ops[i];

@@ -15,6 +15,7 @@ mod pipeline;
 mod plan;
 mod recover;
 mod render;
+mod same;
 mod timeline;
 mod together;
 mod upsert;
@@ -1124,10 +1125,25 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
                     .filter(|(k, p)| !ps[..*k].iter().any(|q| q.name == p.name))
                     .map(|(_, p)| json!({"name": p.name, "operation": ops[p.op].function, "param": p.param}))
                     .collect();
-                (
-                    g.function.clone(),
-                    json!({"group": g.name, "operations": names, "step": g.step, "params": params}),
-                )
+                let mut entry = json!({"group": g.name, "operations": names, "step": g.step, "params": params});
+                // `same:`: the parameter holding the one instance's id and
+                // each inserted document's reference to it (same.rs).
+                if let Some(one) = &g.one {
+                    let name = |op: usize, param: &str| {
+                        ps.iter()
+                            .find(|p| p.op == op && p.param == param)
+                            .map(|p| p.name.clone())
+                    };
+                    let documents: Vec<_> = one
+                        .docs
+                        .iter()
+                        .filter_map(|(op, param, path)| {
+                            Some(json!({"name": name(*op, param)?, "path": path.join(".")}))
+                        })
+                        .collect();
+                    entry["same"] = json!({"entity": one.entity, "id": name(one.id.0, &one.id.1), "documents": documents});
+                }
+                (g.function.clone(), entry)
             })
             .collect();
         out.push_str(&format!(

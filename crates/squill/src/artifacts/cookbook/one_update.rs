@@ -27,7 +27,7 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
                     name: group.clone(),
                     function: String::new(),
                     ops: vec![i],
-                    step: String::new(),
+                    ..UndoGroup::default()
                 });
             }
         }

@@ -7,7 +7,8 @@
 //! write that matched nothing) aborts what the others wrote (issue 41).
 
 use super::code::OpCode;
-use super::compensate::{GroupParam, UndoGroup, params, signature};
+use super::compensate::{GroupParam, UndoGroup, bound, params, signature};
+use super::render::Lang;
 use crate::design::{Design, Warning};
 use crate::words::script::{self, comment as c};
 use std::fmt::Write as _;
@@ -27,7 +28,7 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
                     name: group.clone(),
                     function: String::new(),
                     ops: vec![i],
-                    step: String::new(),
+                    ..UndoGroup::default()
                 }),
             }
         }
@@ -35,6 +36,9 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
     // A group of one operation is that operation's own transaction.
     out.retain(|g| g.ops.len() > 1);
     super::compensate::name_functions(&mut out, ops);
+    for g in &mut out {
+        g.one = super::same::bind(design, ops, &g.name, &g.ops);
+    }
     out
 }
 
@@ -69,6 +73,7 @@ pub(super) fn mongosh(g: &UndoGroup, ops: &[OpCode]) -> String {
     let names: Vec<&str> = signature(&ps);
     let mut out = header(g, ops, "//");
     let _ = writeln!(out, "function {}({}) {{", g.function, names.join(", "));
+    out.push_str(&bound(Lang::Mongosh, g, &ps, "  "));
     let mut body: Vec<String> = vec![
         "const sdb = session.getDatabase(db.getName());".into(),
         "const out = {};".into(),
@@ -101,6 +106,7 @@ pub(super) fn node(g: &UndoGroup, ops: &[OpCode]) -> String {
         g.function,
         names.join(", ")
     );
+    out.push_str(&bound(Lang::Node, g, &ps, "  "));
     out.push_str("  const session = db.client.startSession();\n  try {\n    let out;\n");
     out.push_str("    await session.withTransaction(async () => {\n      out = {};\n");
     for &i in &g.ops {
@@ -127,6 +133,7 @@ pub(super) fn python(g: &UndoGroup, ops: &[OpCode]) -> String {
     names.extend(signature(&ps));
     let mut out = header(g, ops, "#");
     let _ = writeln!(out, "def {}({}):", g.function, names.join(", "));
+    out.push_str(&bound(Lang::Python, g, &ps, "    "));
     // `with_transaction` runs the group again on a transient error (a
     // write conflict with another transaction), for up to 120 s.
     out.push_str("    def in_transaction(session):\n        out = {}\n");
