@@ -308,16 +308,15 @@ fn shared_name(names: &[&str]) -> String {
 fn keepable(model: &crate::model::Model, child: EntityId, agg: &crate::model::Aggregate) -> bool {
     let depends = |f: &str| {
         agg.filter.is_some()
-            && (agg.field.as_deref() == Some(f) || agg.filter.as_ref().is_some_and(|c| c.field == f))
+            && (agg.field.as_deref() == Some(f)
+                || agg.filter.as_ref().is_some_and(|c| c.field == f))
     };
     model
         .workload
         .operations
         .iter()
         .filter(|op| op.entity_in(model) == child)
-        .all(|op| {
-            !op.terms.upserts() && !op.terms.increments.iter().any(|i| depends(&i.field))
-        })
+        .all(|op| !op.terms.upserts() && !op.terms.increments.iter().any(|i| depends(&i.field)))
 }
 
 #[cfg(test)]
