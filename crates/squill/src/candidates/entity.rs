@@ -307,9 +307,9 @@ fn shared_name(names: &[&str]) -> String {
 /// (review48 A1, A2), so the read computes it instead.
 fn keepable(model: &crate::model::Model, child: EntityId, agg: &crate::model::Aggregate) -> bool {
     let depends = |f: &str| {
-        agg.filter.is_some()
-            && (agg.field.as_deref() == Some(f)
-                || agg.filter.as_ref().is_some_and(|c| c.field == f))
+        agg.filter
+            .as_ref()
+            .is_some_and(|c| c.field == f || agg.field.as_deref() == Some(f))
     };
     model
         .workload
