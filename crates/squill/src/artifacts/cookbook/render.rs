@@ -2183,12 +2183,12 @@ fn total(lang: Lang, t: &super::code::Total, indent: &str) -> String {
         Lang::Python => format!(
             "{indent}# the {} in all: in the arrays and kept apart\n\
              {indent}{name} = sum(t.get({path}) or 0 for t in {holders}) + {apart}\n",
-            t.path
+            script::comment(&t.path)
         ),
         _ => format!(
             "{indent}// the {} in all: in the arrays and kept apart\n\
              {indent}const {name} = {holders}.reduce((n, t) => n + (t[{path}] || 0), 0) + {apart};\n",
-            t.path
+            script::comment(&t.path)
         ),
     }
 }
