@@ -146,9 +146,23 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
                 .all(|p| p.name != name || p.kind == super::code::ParamKind::Amount)
         })
     };
+    // `same:`: the parameters naming the group's one instance are one
+    // parameter, under the first one's own name (same.rs `One::ids`).
+    let instance: &[(usize, String)] = g.one.as_ref().map_or(&[], |o| o.ids.as_slice());
+    let names_instance = |i: usize, name: &str| instance.iter().any(|(j, n)| *j == i && n == name);
     let mut out: Vec<GroupParam> = Vec::new();
     for &i in &g.ops {
         for p in &ops[i].params {
+            if names_instance(i, &p.name)
+                && let Some(first) = out.iter().find(|q| names_instance(q.op, &q.param))
+            {
+                out.push(GroupParam {
+                    name: first.name.clone(),
+                    op: i,
+                    param: p.name.clone(),
+                });
+                continue;
+            }
             if shared(&p.name) && one_amount(&p.name) {
                 let first = out
                     .iter()
@@ -169,7 +183,8 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
                 }
             }
             let amount = shared(&p.name) && one_amount(&p.name);
-            let mut name = if shared(&p.name) && !amount {
+            let one = names_instance(i, &p.name);
+            let mut name = if shared(&p.name) && !amount && !one {
                 super::code::ident(&format!("{}_{}", ops[i].function, p.name))
             } else {
                 p.name.clone()
@@ -181,10 +196,11 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
                 || called(&name)
                 || g.ops.iter().any(|&j| {
                     j != i
-                        && ops[j]
-                            .params
-                            .iter()
-                            .any(|q| q.name == name && !(amount && q.name == p.name))
+                        && ops[j].params.iter().any(|q| {
+                            q.name == name
+                                && !(amount && q.name == p.name)
+                                && !(one && names_instance(j, &q.name))
+                        })
                 })
             {
                 n += 1;

@@ -31,12 +31,19 @@ pub(super) struct One {
     /// path of its reference to the instance (`auction`, or `auction._id`
     /// for an extended reference).
     pub docs: Vec<(usize, String, Vec<String>)>,
+    /// Every value parameter (operation, parameter) that names the
+    /// instance, `id` first: its `_id` in its own collection, or a
+    /// reference to it in a child's filter (`seat.show`). The group's
+    /// function takes them as one parameter (compensate.rs `params`):
+    /// two parameters would let a call sell a seat of show A while taking
+    /// the count of show B (audit49 A6).
+    pub ids: Vec<(usize, String)>,
 }
 
 /// The binding of a group made of operations `group_ops`, named `group`:
 /// `None` when the model gives it no `same:` (no `NotMerged` warning
-/// names the entity), when no operation takes the instance's `_id`, or
-/// when no insert's document refers to it.
+/// names the entity), when no operation takes the instance's id, or when
+/// only one parameter names it and no insert's document refers to it.
 pub(super) fn bind(
     design: &Design,
     ops: &[OpCode],
@@ -60,14 +67,30 @@ pub(super) fn bind(
         .collections
         .iter()
         .find(|c| c.entities.contains(&entity))?;
-    // The instance's id: a parameter of its `_id` in its own collection.
-    let id = group_ops.iter().find_map(|&i| {
-        ops[i]
-            .params
-            .iter()
-            .find(|p| p.kind == ParamKind::Value && p.collection == home.name && p.path == "_id")
-            .map(|p| (i, p.name.clone()))
-    })?;
+    // The parameters naming the instance: its `_id` in its own
+    // collection, or a child's one reference to it.
+    let mut ids: Vec<(usize, String)> = Vec::new();
+    let mut own = None;
+    for &i in group_ops {
+        for p in ops[i].params.iter().filter(|p| p.kind == ParamKind::Value) {
+            let names_it = if p.collection == home.name {
+                p.path == "_id"
+            } else {
+                reference(design, &p.collection, &entity).is_some_and(|r| r.join(".") == p.path)
+            };
+            if names_it {
+                if own.is_none() && p.collection == home.name {
+                    own = Some(ids.len());
+                }
+                ids.push((i, p.name.clone()));
+            }
+        }
+    }
+    if let Some(k) = own {
+        let first = ids.remove(k);
+        ids.insert(0, first);
+    }
+    let id = ids.first()?.clone();
     let mut docs = Vec::new();
     for &i in group_ops {
         for p in ops[i]
@@ -80,7 +103,12 @@ pub(super) fn bind(
             }
         }
     }
-    (!docs.is_empty()).then_some(One { entity, id, docs })
+    (!docs.is_empty() || ids.len() > 1).then_some(One {
+        entity,
+        id,
+        docs,
+        ids,
+    })
 }
 
 /// The path, in a document of `collection`, of its one reference to an
@@ -290,5 +318,96 @@ mod tests {
             body.contains(JS_CHECK) && body.find(JS_CHECK) < body.find("session"),
             "{sh}"
         );
+    }
+}
+
+#[cfg(test)]
+mod two_updates {
+    /// A seat sold and its show's count taken, atomic together and of one
+    /// show, with no insert: the seat's filter names the show by its
+    /// reference, the count's by `_id` (audit49 A6).
+    const MODEL: &str = "name: sell_one_show
+entities:
+  show:
+    count: 1000
+    fields: {seats_left: int}
+  seat:
+    count: 100000
+    fields:
+      label: {type: string(6), unique_within: show}
+      state: {type: string(8), enum: [free, held, sold]}
+relationships:
+  seats:
+    parent: show
+    child: seat
+    children: {min: 10, typical: 100, max: 8000}
+    child_field: show
+    layout: parent-reference
+operations:
+  buy_seat:
+    update: seat
+    filter: {show: eq, label: eq}
+    when: [\"state = held\"]
+    changes: [state]
+    rate: 10
+  take_count:
+    update: show
+    filter: {_id: eq}
+    increments: {seats_left: -1}
+    when: [\"seats_left > 0\"]
+    rate: 10
+  seat_page:
+    read: seat
+    filter: {show: eq}
+    limit: 50
+    rate: 10
+atomic:
+  sell: {writes: [buy_seat, take_count], same: show}
+";
+
+    fn cookbook(otherwise: &str) -> (String, String, String) {
+        let text = MODEL.replace(
+            "when: [\"seats_left > 0\"]",
+            &format!("when: [\"seats_left > 0\"]\n    otherwise: {otherwise}"),
+        );
+        let model = crate::inputs::model_file::parse("m.yaml", &text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let ops = super::super::op_codes(&d);
+        (
+            super::super::python(&d, &ops),
+            super::super::node(&d, &ops),
+            super::super::mongosh(&d, &ops),
+        )
+    }
+
+    /// The group's function takes the show once and passes it to both
+    /// writes, kept by a transaction or by undo, in every language: with
+    /// two parameters a call sold a seat of show A and took the count of
+    /// show B (audit49 A6, on SecantusDB).
+    #[test]
+    fn a_group_of_two_updates_of_one_show_takes_the_show_once() {
+        for otherwise in ["fail", "undo"] {
+            let (py, node, sh) = cookbook(otherwise);
+            let def = py
+                .lines()
+                .find(|l| l.starts_with("def sell"))
+                .unwrap_or_else(|| panic!("{py}"));
+            assert_eq!(def.matches("show_id").count(), 1, "{otherwise}: {def}");
+            assert!(
+                py.contains("buy_seat(db, show_id, ") && py.contains("take_count(db, show_id"),
+                "{otherwise}: {py}"
+            );
+            for js in [&node, &sh] {
+                let head = js
+                    .lines()
+                    .find(|l| l.contains("function sell("))
+                    .unwrap_or_else(|| panic!("{js}"));
+                assert_eq!(head.matches("show_id").count(), 1, "{otherwise}: {head}");
+                assert!(
+                    !js.contains("buy_seat_show_id") && !js.contains("take_count_show_id"),
+                    "{otherwise}: {js}"
+                );
+            }
+        }
     }
 }
