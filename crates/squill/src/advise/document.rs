@@ -633,8 +633,12 @@ impl DocBuilder<'_> {
                 if many_parents {
                     id_array(shape, doc);
                 } else {
-                    // A tree's roots have no parent.
-                    let required = rel.parents.min > 0 && rel.parent != rel.child;
+                    // A tree's roots have no parent; a child an insert
+                    // writes without one has none either, whatever the
+                    // model's minimum says (`unlinked-parent`).
+                    let required = rel.parents.min > 0
+                        && rel.parent != rel.child
+                        && crate::model::inserts_without_parent(f.model, r).is_empty();
                     shape.push(field(name, self.id_of(rel.parent), required, refo));
                     doc.insert(name.into(), example::object_id(&parent, parent_n));
                 }

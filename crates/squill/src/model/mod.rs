@@ -21,6 +21,7 @@ mod sort_key;
 #[doc(hidden)]
 pub mod synthetic;
 mod tenancy;
+mod unlinked;
 mod without;
 mod workload;
 
@@ -45,6 +46,7 @@ pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use sides::{DISAGREE_FACTOR as SIDES_DISAGREE_FACTOR, agree_sides, links_by_side};
 pub use tenancy::{Tenant, by_id_alone, implied, searches_places, tenant_local};
+pub use unlinked::inserts_without_parent;
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{
     Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Identity, Include, Mix,

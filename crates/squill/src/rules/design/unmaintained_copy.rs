@@ -28,7 +28,10 @@ use crate::words;
 /// side holds it, and how many things the words name (the verb agrees:
 /// "copies …, which are stale"); `None` when it keeps no copy an insert
 /// of the child must write.
-fn kept(cx: &DesignCheck<'_>, r: RelationshipId) -> Option<(String, &'static str, u64)> {
+pub(super) fn kept(
+    cx: &DesignCheck<'_>,
+    r: RelationshipId,
+) -> Option<(String, &'static str, u64)> {
     let model = cx.facts.model;
     let rel = model.relationship(r);
     let (parent, child) = (
