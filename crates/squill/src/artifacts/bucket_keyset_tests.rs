@@ -56,6 +56,21 @@ fn a_keyset_page_of_bucketed_children_takes_a_cursor() {
 /// The pages of a statement, read one after another with the cookbook in
 /// each language, hold every entry of four buckets once, newest first:
 /// buckets whose edges share a date, one bucket all of one date.
+///
+/// Two more scenarios run as known failures (paging49): an entry arriving
+/// late into the newest bucket after page 1, dated among the oldest
+/// entries, and an unread entry deleted from the cursor's bucket between
+/// two pages. The cursor (date, bucket `_id`, place in the bucket) and the
+/// pipeline's `$limit` on buckets ordered by their last date assume
+/// buckets filled in date order and places that never move. On
+/// SecantusDB, in all three languages: the late entry makes the newest
+/// bucket take one of the two bucket slots of every later page, so 1,313
+/// of 2,488 entries are lost over 25 pages; the delete moves the cursor's
+/// entry up one place and one entry is read twice. The script prints
+/// `KNOWN:` for these; once the cursor is the entry's date and its own
+/// `_id` and overlapping buckets are read until the next one's newest date
+/// is older than the page's last entry, it prints `FIXED:` and fails:
+/// then ask for the `ok:` lines here instead.
 #[test]
 fn keyset_pages_of_bucketed_children_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
@@ -66,14 +81,19 @@ fn keyset_pages_of_bucketed_children_against_a_server() {
         (&uri, &python, &mongosh),
         (&model, &design),
         ("bucket-keyset", "squill_bucket_keyset", false),
-        ("check_bucket_keyset.py", &[]),
+        (
+            "check_bucket_keyset.py",
+            &["in-order", "known:late", "known:delete"],
+        ),
     );
     says_in_each_language(
         &out,
         "",
         &[
-            "ok: {lang} statement: all ",
-            "ok: {lang} statement: every page but the last holds 50 entries",
+            "ok: {lang} statement, in date order: all ",
+            "ok: {lang} statement, in date order: every page but the last holds 50 entries",
+            "KNOWN: {lang} statement, an entry arriving late into the newest bucket after page 1: ",
+            "KNOWN: {lang} statement, an unread entry deleted from the cursor's bucket: ",
         ],
     );
 }
