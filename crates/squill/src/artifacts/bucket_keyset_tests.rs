@@ -7,7 +7,9 @@
 use super::external_tests::{run_check_script, says_in_each_language, server_tools};
 use super::*;
 
-/// The cookbook takes the cursor in every language: the buckets that can
+/// The cookbook takes the cursor in every language (its `$or` documents
+/// checked as text: they have run on SecantusDB only, see
+/// `a_keyset_cursor_of_one_sort_key_and_id_is_the_documented_or`): the buckets that can
 /// hold a child past it (their first date before the cursor's, or on it
 /// and not past its bucket), in the order of `_id` after the last date,
 /// each child with its place (`includeArrayIndex`), tested after the
@@ -51,6 +53,41 @@ fn a_keyset_page_of_bucketed_children_takes_a_cursor() {
         paging.deepest_skipped >= 199.0 * 50.0 / 765.0 - 1e-9,
         "{paging:?}"
     );
+}
+
+/// The keyset cursor spelled with `$or` (a date before the last one, or
+/// the same date and an `_id` before the last one) has only run on
+/// SecantusDB: the server-backed checks (`check_cookbook_effects.js`,
+/// `check_bucket_keyset.py`) use it, and no mongod runs here. So the
+/// command documents are checked as text, in the three languages: the
+/// filter, and a sort on both keys in one direction, which the index
+/// `{customer, placed_at, _id}` walks backwards.
+#[test]
+fn a_keyset_cursor_of_one_sort_key_and_id_is_the_documented_or() {
+    let (_, d) = crate::fixtures::load("order-stock");
+    let ops = cookbook::op_codes(&d);
+    let op = ops
+        .iter()
+        .find(|o| o.name == "orders_page")
+        .expect("the op");
+    let py = cookbook::python_function(op);
+    assert!(
+        py.contains("def orders_page(db, customer_id, after_placed_at=None, after_order_id=None)"),
+        "{py}"
+    );
+    assert!(
+        py.contains(r#".sort([("placed_at", -1), ("_id", -1)]).limit(5)"#),
+        "{py}"
+    );
+    let range = r#"{"$or": [{"placed_at": {"$lt": after_placed_at}}, {"placed_at": after_placed_at, "_id": {"$lt": after_order_id}}]}"#;
+    assert!(py.contains(range), "{py}");
+    for js in [cookbook::mongosh_function(op), cookbook::node_function(op)] {
+        assert!(js.contains(range), "{js}");
+        assert!(
+            js.contains(r#".sort({"placed_at": -1, "_id": -1}).limit(5)"#),
+            "{js}"
+        );
+    }
 }
 
 /// The pages of a statement, read one after another with the cookbook in
