@@ -914,6 +914,10 @@ pub struct StepPaging {
     /// disagree. Absent when the deepest page can exist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub past_the_matches: Option<PastTheMatches>,
+    /// The share of executions that ask for the deepest page, where the
+    /// model states it: `skipped` counts them at `deepest_skipped` each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deepest_share: Option<f64>,
 }
 
 /// A paged read's stated depth against its filter's matches: page 200 of

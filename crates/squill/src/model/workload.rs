@@ -461,17 +461,22 @@ pub struct Paging {
     pub depth: f64,
     /// The deepest page readers reach.
     pub deepest: f64,
+    /// The share of executions that ask for the deepest page, when the
+    /// model states it (`depth: {max_share: 0.002}`), part of `past_first`.
+    /// A skip to page 600 walks 600 times what page 2's does: a few such
+    /// executions can weigh more than all the typical ones (audit48 B4).
+    pub deepest_share: Option<f64>,
 }
 
 impl Paging {
     /// Index keys a `skip` walks past before its page, per execution on
     /// average: the pages before the one asked for, over every execution
-    /// (the first page skips none). Keyset paging skips none.
+    /// (the first page skips none). The executions that ask for the
+    /// deepest page, where the model states their share, walk to it; the
+    /// rest of the later pages walk to the typical one. Keyset paging
+    /// skips none.
     pub fn skipped(&self, limit: u64) -> f64 {
-        match self.by {
-            PagingBy::Keyset => 0.0,
-            PagingBy::Skip => self.past_first * (self.depth - 1.0).max(0.0) * limit as f64,
-        }
+        self.skipped_within(limit, f64::INFINITY)
     }
 
     /// As `skipped`, where the filter matches at most `matched` items: a
@@ -481,7 +486,10 @@ impl Paging {
         match self.by {
             PagingBy::Keyset => 0.0,
             PagingBy::Skip => {
-                self.past_first * ((self.depth - 1.0).max(0.0) * limit as f64).min(matched.max(0.0))
+                let before =
+                    |page: f64| ((page - 1.0).max(0.0) * limit as f64).min(matched.max(0.0));
+                let deep = self.deepest_share.unwrap_or(0.0).min(self.past_first);
+                (self.past_first - deep) * before(self.depth) + deep * before(self.deepest)
             }
         }
     }

@@ -1345,6 +1345,7 @@ impl Planner<'_> {
                 // Bucket keys a page reads: those `read_buckets` priced.
                 page: walked.2,
                 past_the_matches: walked.3,
+                deepest_share: p.deepest_share,
             }));
         }
         // A bucket the window picked can hold children before it (a

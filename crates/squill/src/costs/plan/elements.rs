@@ -107,6 +107,7 @@ impl Planner<'_> {
                 deepest_skipped: 0.0,
                 page: l as f64,
                 past_the_matches: None,
+                deepest_share: None,
             }));
         }
         // The host's fields beside the element (a preview and its page's

@@ -121,6 +121,7 @@ pub(super) fn paged(
         ),
         page: page as f64,
         past_the_matches,
+        deepest_share: p.deepest_share,
     }));
 }
 
@@ -158,6 +159,7 @@ pub(super) fn paged_buckets(
         deepest_skipped: walked(p.deepest_skipped(limit)),
         page: (limit as f64 / per).ceil(),
         past_the_matches: None,
+        deepest_share: p.deepest_share,
     }));
 }
 
@@ -184,6 +186,7 @@ mod tests {
             past_first: 0.05,
             depth: 5.0,
             deepest: 1000.0,
+            deepest_share: None,
         };
         let walk = |by, per, key| {
             let (mut s, mut cost) = (step(), StepCost::default());

@@ -1,6 +1,6 @@
 //! The words for deep pages: a sorted, limited read's (or include's)
 //! `paging: {by: keyset | skip, past_first: 0.05, depth: {typical: 20,
-//! max: 1000}}`. Kept apart from the other read words so the pricing's
+//! max: 1000, max_share: 0.001}}`. Kept apart from the other read words so the pricing's
 //! inputs (how pages are found, how deep readers go) are read in one place.
 
 use super::context::Ctx;
@@ -66,6 +66,10 @@ pub(super) fn paging(
         );
         return None;
     }
+    let deepest_share = match &depth.max_share {
+        Some(share) => Some(deepest_share(ctx, share, past_first)?),
+        None => None,
+    };
     if limit.is_none() {
         ctx.error(
             ctx.pos(raw),
@@ -89,5 +93,24 @@ pub(super) fn paging(
         past_first,
         depth: typical,
         deepest,
+        deepest_share,
     })
+}
+
+/// `max_share`: part of the executions that ask for a later page, so at
+/// most `past_first`.
+fn deepest_share(ctx: &mut Ctx<'_>, share: &S<f64>, past_first: f64) -> Option<f64> {
+    let s = ctx.non_negative(share, "`max_share`")?;
+    if s > past_first {
+        ctx.error(
+            ctx.pos(share),
+            format!(
+                "paging: `max_share` ({s}) is above `past_first` ({past_first}): the executions that ask for the deepest page are some of those that ask for a later page"
+            ),
+            "above past_first",
+            Some("`max_share: 0.002` says 0.2% of all executions ask for the deepest page".into()),
+        );
+        return None;
+    }
+    Some(s)
 }

@@ -55,6 +55,7 @@ fn paging_parses_on_a_read_and_on_an_include() {
             past_first: 0.05,
             depth: 20.0,
             deepest: 1000.0,
+            deepest_share: None,
         })
     );
     // 0.05 × 19 pages × 25 keys before the typical later page.
@@ -109,6 +110,23 @@ fn a_share_past_the_first_page_is_at_most_one() {
 fn the_deepest_page_is_at_least_the_typical_one() {
     let p = problems(&FORUM.replace("max: 1000", "max: 10"));
     insta::assert_snapshot!(p.join("\n"));
+}
+
+/// The executions that ask for the deepest page are some of those that
+/// ask for a later page (audit48 B4's `max_share`).
+#[test]
+fn the_deepest_pages_share_is_part_of_past_first() {
+    let p = problems(&FORUM.replace("max: 1000", "max: 1000, max_share: 0.2"));
+    insta::assert_snapshot!(p.join("\n"));
+    let m = parse(
+        "forum.yaml",
+        &FORUM.replace("max: 1000", "max: 1000, max_share: 0.002"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let page = op(&m, "thread_page").paging.expect("paged");
+    assert_eq!(page.deepest_share, Some(0.002));
+    // 0.048 × 19 × 25 + 0.002 × 999 × 25.
+    assert!((page.skipped(25) - (22.8 + 49.95)).abs() < 1e-9, "{page:?}");
 }
 
 #[test]

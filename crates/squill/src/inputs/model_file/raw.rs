@@ -288,6 +288,10 @@ pub(crate) struct RawDepth {
     /// The deepest page (default: typical).
     #[schemars(with = "Option<f64>", range(min = 2))]
     pub max: Option<S<f64>>,
+    /// The share of all executions that ask for the deepest page (0 to
+    /// `past_first`). Unstated, the deepest page is a worst case only.
+    #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
+    pub max_share: Option<S<f64>>,
 }
 
 /// The figures of an entity that can be marked as assumed.

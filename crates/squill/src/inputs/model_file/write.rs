@@ -662,8 +662,11 @@ fn paging(p: &crate::model::Paging) -> String {
         crate::model::PagingBy::Keyset => "keyset",
         crate::model::PagingBy::Skip => "skip",
     };
+    let share = p
+        .deepest_share
+        .map_or_else(String::new, |s| format!(", max_share: {s}"));
     format!(
-        "{{by: {by}, past_first: {}, depth: {{typical: {}, max: {}}}}}",
+        "{{by: {by}, past_first: {}, depth: {{typical: {}, max: {}{share}}}}}",
         p.past_first, p.depth, p.deepest
     )
 }

@@ -17,7 +17,11 @@ use crate::words;
 
 /// Every step of a `skip`-paged read whose skipped index keys, per
 /// execution on average, outnumber the keys of the page it returns: the
-/// skip, not the page, is then most of what the read walks.
+/// skip, not the page, is then most of what the read walks. The average
+/// weighs the deepest page by the share of executions the model says ask
+/// for it (`depth.max_share`): bots that page to the end of 600 pages walk
+/// 600 times what a reader on page 2 walks, and a share of them too small
+/// to move the typical page can still be most of the keys (audit48 B4).
 pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for op in &cx.design.operations {
@@ -34,30 +38,47 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
             if p.skipped <= p.page {
                 continue;
             }
-            out.push(Finding {
-                rule: RULE.id,
-                severity: RULE.default_severity,
-                message: format!(
-                    "{} pages {} by skip: it walks past {} index keys per execution on average to return a page of {}, and past {} to reach its deepest page",
-                    op.operation,
-                    step.collection,
-                    words::num(p.skipped),
-                    words::num(p.page),
-                    words::num(p.deepest_skipped),
-                ),
-                location: DesignCheck::at(format!("operations.{}", op.operation)),
-                evidence: vec![
-                    Evidence::new("skipped_keys", p.skipped),
-                    Evidence::new("page_keys", p.page),
-                    Evidence::new("deepest_skipped_keys", p.deepest_skipped),
-                ],
-                help: Some(
-                    "page from the last item seen (`paging: {by: keyset}`): a range on the sort key after its value reads one page of keys at any depth".to_string(),
-                ),
-            });
+            out.push(dominates(&op.operation, &step.collection, p));
         }
     }
     out
+}
+
+/// The skipped keys outnumber the page's; where the model states how
+/// often the deepest page is asked, the part of the average it weighs.
+fn dominates(operation: &str, collection: &str, p: &crate::design::StepPaging) -> Finding {
+    let deep = p.deepest_share.map(|share| (share, share * p.deepest_skipped));
+    let deep_text = deep.map_or_else(String::new, |(share, keys)| {
+        format!(
+            " ({} of them on average for the {} of the executions that ask for it)",
+            words::num(keys),
+            words::percent(share),
+        )
+    });
+    let mut evidence = vec![
+        Evidence::new("skipped_keys", p.skipped),
+        Evidence::new("page_keys", p.page),
+        Evidence::new("deepest_skipped_keys", p.deepest_skipped),
+    ];
+    if let Some((share, keys)) = deep {
+        evidence.push(Evidence::new("deepest_share", share));
+        evidence.push(Evidence::new("deepest_keys_per_execution", keys));
+    }
+    Finding {
+        rule: RULE.id,
+        severity: RULE.default_severity,
+        message: format!(
+            "{operation} pages {collection} by skip: it walks past {} index keys per execution on average to return a page of {}, and past {} to reach its deepest page{deep_text}",
+            words::num(p.skipped),
+            words::num(p.page),
+            words::num(p.deepest_skipped),
+        ),
+        location: DesignCheck::at(format!("operations.{operation}")),
+        evidence,
+        help: Some(
+            "page from the last item seen (`paging: {by: keyset}`): a range on the sort key after its value reads one page of keys at any depth".to_string(),
+        ),
+    }
 }
 
 /// The deepest page the model states lies past every item the filter can
@@ -121,7 +142,7 @@ operations:
     filter: {thread: eq}
     sort: created_at
     limit: 25
-    paging: {by: BY, past_first: 0.05, depth: {typical: DEPTH, max: 1000}}
+    paging: {by: BY, past_first: 0.05, depth: {typical: DEPTH, max: 1000SHARE}}
   new_post:
     insert: post
     links: [posts]
@@ -129,9 +150,20 @@ operations:
 ";
 
     fn findings(by: &str, depth: u32) -> Vec<crate::finding::Finding> {
+        findings_with(by, depth, "")
+    }
+
+    /// As `findings`, with `max_share: SHARE` on the depth when given.
+    fn findings_with(by: &str, depth: u32, share: &str) -> Vec<crate::finding::Finding> {
+        let share = if share.is_empty() {
+            String::new()
+        } else {
+            format!(", max_share: {share}")
+        };
         let yaml = FORUM
             .replace("BY", by)
-            .replace("DEPTH", &depth.to_string());
+            .replace("DEPTH", &depth.to_string())
+            .replace("SHARE", &share);
         let model = crate::inputs::model_file::parse("test.yaml", &yaml).expect("a valid model");
         let settings = Settings::default();
         let design = crate::advise::advise(&model, &settings, None).expect("a design");
@@ -169,6 +201,36 @@ operations:
     #[test]
     fn stays_quiet_just_under() {
         assert!(findings("skip", 21).is_empty());
+    }
+
+    /// Typically page 3, but 0.2% of all executions (crawlers, bots that
+    /// page to the end) ask for page 1,000 (audit48 B4): 0.048 × 2 × 25 =
+    /// 2.4 keys for the typical later pages and 0.002 × 999 × 25 = 49.95
+    /// for the deepest, 52.35 per execution, twice the page. Unweighed,
+    /// the average was 0.05 × 2 × 25 = 5 and the rule stayed quiet.
+    #[test]
+    fn fires_when_the_deepest_page_asked_at_its_share_outweighs_the_page() {
+        let f = findings_with("skip", 3, "0.002");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let near = |name: &str, want: f64| {
+            let got = evidence(&f[0], name).as_f64().expect("a number");
+            assert!((got - want).abs() < 1e-9, "{name}: {got}, want {want}");
+        };
+        near("skipped_keys", 52.35);
+        near("deepest_share", 0.002);
+        near("deepest_keys_per_execution", 49.95);
+        near("deepest_skipped_keys", 24975.0);
+        insta::assert_snapshot!(f[0].message, @"thread_page pages post by skip: it walks past 52 index keys per execution on average to return a page of 25, and past 24,975 to reach its deepest page (50 of them on average for the 0.2% of the executions that ask for it)");
+    }
+
+    /// Near miss: 0.09% of the executions ask for page 1,000:
+    /// 0.0491 × 2 × 25 + 0.0009 × 24,975 = 24.93 keys, under the page's 25.
+    /// With no share stated the deepest page is a worst case only, and the
+    /// typical page decides (5 keys).
+    #[test]
+    fn stays_quiet_when_the_deepest_share_is_just_under() {
+        assert!(findings_with("skip", 3, "0.0009").is_empty());
+        assert!(findings("skip", 3).is_empty());
     }
 
     /// The same deep pages under keyset paging skip nothing.
