@@ -252,6 +252,8 @@ pub(crate) fn aggregate_fn(function: AggregateFn) -> &'static str {
 }
 
 /// The non-zero parts of a cost difference: `+2 round trips, +300 sync writes`.
+/// A part that rounds to nothing (a float's noise) is left out: never
+/// "-0 B read/s" (audit48 C3).
 pub(crate) fn cost_delta(delta: &Cost) -> String {
     let mut parts = Vec::new();
     let signed = |v: f64| {
@@ -273,14 +275,14 @@ pub(crate) fn cost_delta(delta: &Cost) -> String {
         (delta.documents_examined, "documents examined/s"),
         (delta.index_keys_examined, "index keys/s"),
     ] {
-        if value != 0.0 {
+        if !words::rounds_to_nothing(value) {
             parts.push(format!("{} {unit}", signed(value)));
         }
     }
-    if delta.bytes_read != 0.0 {
+    if !words::rounds_to_nothing(delta.bytes_read) {
         parts.push(format!("{} read/s", signed_bytes(delta.bytes_read)));
     }
-    if delta.bytes_written != 0.0 {
+    if !words::rounds_to_nothing(delta.bytes_written) {
         parts.push(format!("{} written/s", signed_bytes(delta.bytes_written)));
     }
     for (value, unit) in [
@@ -289,7 +291,7 @@ pub(crate) fn cost_delta(delta: &Cost) -> String {
         (delta.transactions, "transactions/s"),
         (delta.index_entries, "index entries"),
     ] {
-        if value != 0.0 {
+        if !words::rounds_to_nothing(value) {
             parts.push(format!("{} {unit}", signed(value)));
         }
     }
@@ -297,7 +299,7 @@ pub(crate) fn cost_delta(delta: &Cost) -> String {
     // fractions of a shard differ by rounding where the designs agree.
     if delta.shard_requests.abs() >= 0.005 {
         let value = delta.shard_requests;
-        let at = parts.len() - usize::from(delta.index_entries != 0.0);
+        let at = parts.len() - usize::from(!words::rounds_to_nothing(delta.index_entries));
         parts.insert(at, format!("{} requests to shards/s", signed(value)));
     }
     parts.push(format!("score {}", signed(delta.score)));
@@ -1182,6 +1184,19 @@ fn upkeep(maintained_by: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Audit48 C3: a part of a difference that rounds to nothing is left
+    /// out, never "-0 B read/s"; the score is always there.
+    #[test]
+    fn a_difference_of_noise_is_left_out() {
+        let delta = Cost {
+            round_trips: 500.0,
+            bytes_read: -1e-13,
+            score: -1e-13,
+            ..Cost::default()
+        };
+        assert_eq!(cost_delta(&delta), "+500 round trips/s, score 0");
+    }
 
     /// audit46 D9: a claim with `otherwise: skip` that finds nothing had
     /// nothing to claim; a conditional update that matches nothing was
