@@ -14,6 +14,7 @@ mod counted_words;
 mod counts;
 mod edges;
 mod exhaustive;
+mod fractional_mean;
 mod expiry_costs;
 pub(crate) mod golden;
 mod index_pairs;
