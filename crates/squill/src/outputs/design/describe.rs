@@ -488,6 +488,25 @@ pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
     }
 }
 
+/// A fan-out read at the largest parent, beside its typical price: "at
+/// the largest parent (following's max, 7,500): a $in of 7,500 ids,
+/// 100 documents found, 7,600 examined, 7,600 index keys; not in the
+/// price" (audit48 B3).
+pub(crate) fn largest(l: &crate::design::StepLargest) -> String {
+    let ids = l
+        .ids
+        .map(|n| format!("a $in of {} ids, ", words::num(n)))
+        .unwrap_or_default();
+    format!(
+        "at the largest parent ({}'s max, {}): {ids}{} found, {} examined, {} index keys; not in the price, which is the typical parent's",
+        l.relationship,
+        words::num(l.children),
+        words::count(l.documents, "document"),
+        words::num(l.examined),
+        words::num(l.keys),
+    )
+}
+
 /// A geo search's worst case, beside its typical price: "where the
 /// places are densest (the density's max): 2,828 documents found,
 /// 2,828 examined, 461.3 KiB read", and how much of the price it is:
