@@ -782,6 +782,10 @@ pub struct StepFigure {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StepLargest {
     pub relationship: String,
+    /// The relationship's parent and child entities, as the text names
+    /// them ("the largest user (7,500 follows)").
+    pub parent: String,
+    pub child: String,
     /// The largest parent's children: the relationship's `max`.
     pub children: f64,
     /// For a find by the ids of an earlier step (`$in`): how many ids

@@ -15,6 +15,7 @@ mod counts;
 mod edges;
 mod exhaustive;
 mod fractional_mean;
+mod largest_parent;
 mod expiry_costs;
 pub(crate) mod golden;
 mod index_pairs;

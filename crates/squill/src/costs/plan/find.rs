@@ -215,13 +215,19 @@ impl<'a> Planner<'a> {
             // A paged read states its deepest page instead.
             (None, [_]) if paging.is_none() && !by_id && !scan => {
                 self.largest_parent(e, filter).map(|(r, max, scale)| {
-                    let documents = (m * scale).min(limit.map_or(f64::MAX, |l| l as f64));
-                    let grows = documents / m.max(f64::MIN_POSITIVE);
+                    // The matches grow with the parent up to the limit;
+                    // the documents that hold them, the documents read
+                    // and the keys walked grow as much.
+                    let found = (m * scale).min(limit.map_or(f64::MAX, |l| l as f64));
+                    let grows = found / m.max(f64::MIN_POSITIVE);
+                    let rel = self.facts.model.relationship(r);
                     crate::design::StepLargest {
-                        relationship: self.facts.model.relationship(r).name.clone(),
+                        relationship: rel.name.clone(),
+                        parent: self.name(rel.parent).to_string(),
+                        child: self.name(rel.child).to_string(),
                         children: max,
                         ids: None,
-                        documents,
+                        documents: step.documents * grows,
                         examined: examined * grows,
                         keys: walked * grows,
                     }
@@ -297,6 +303,8 @@ impl<'a> Planner<'a> {
             .filter_map(|c| c.related.as_ref())
             .filter(|r| r.field == "_id" && r.further.is_empty())
             .filter(|r| !self.tenant_local_read(r.relationship, e, filter))
+            // A tenant's own largest share is the Tenants section's.
+            .filter(|r| f.model.relationship(r.relationship).tenant_chain.is_empty())
             .filter_map(|r| {
                 let rel = f.model.relationship(r.relationship);
                 let max = rel.children.max.finite()? as f64;

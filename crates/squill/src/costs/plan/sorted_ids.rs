@@ -88,6 +88,8 @@ impl Planner<'_> {
         let (walked, examined) = walk(ids_at, total, read.limit, merged, hosts);
         Some(crate::design::StepLargest {
             relationship: at.relationship.clone(),
+            parent: at.parent.clone(),
+            child: at.child.clone(),
             children: at.children,
             ids: Some(ids_at),
             documents: total.min(read.limit.map_or(f64::MAX, |l| l as f64)),

@@ -488,22 +488,24 @@ pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
     }
 }
 
-/// A fan-out read at the largest parent, beside its typical price: "at
-/// the largest parent (following's max, 7,500): a $in of 7,500 ids,
-/// 100 documents found, 7,600 examined, 7,600 index keys; not in the
-/// price" (audit48 B3).
+/// A fan-out read at the largest parent, beside its typical price: "for
+/// the largest user (7,500 follows): a $in of 7,500 ids, 100 documents
+/// found, 100 examined, 7,600 index keys; not in the price, which is a
+/// typical user's" (audit48 B3).
 pub(crate) fn largest(l: &crate::design::StepLargest) -> String {
     let ids = l
         .ids
         .map(|n| format!("a $in of {} ids, ", words::num(n)))
         .unwrap_or_default();
     format!(
-        "at the largest parent ({}'s max, {}): {ids}{} found, {} examined, {} index keys; not in the price, which is the typical parent's",
-        l.relationship,
+        "for the largest {} ({} {}): {ids}{} found, {} examined, {} index keys; not in the price, which is a typical {}'s",
+        l.parent,
         words::num(l.children),
+        words::plural(&l.child),
         words::count(l.documents, "document"),
         words::num(l.examined),
         words::num(l.keys),
+        l.parent,
     )
 }
 
@@ -1203,6 +1205,23 @@ fn upkeep(maintained_by: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Audit48 B3: the largest parent's line names the parent and its
+    /// children, the ids of a `$in`, and says the price is the typical's.
+    #[test]
+    fn the_largest_parent_in_words() {
+        let l = crate::design::StepLargest {
+            relationship: "following".into(),
+            parent: "user".into(),
+            child: "follow".into(),
+            children: 7_500.0,
+            ids: Some(7_500.0),
+            documents: 100.0,
+            examined: 100.0,
+            keys: 7_600.0,
+        };
+        insta::assert_snapshot!(largest(&l), @"for the largest user (7,500 follows): a $in of 7,500 ids, 100 documents found, 100 examined, 7,600 index keys; not in the price, which is a typical user's");
+    }
 
     /// Audit48 C3: a part of a difference that rounds to nothing is left
     /// out, never "-0 B read/s"; the score is always there.
