@@ -165,9 +165,8 @@ mod tests {
     fn the_points_of_one_instance_share_a_centre() {
         for n in 0..500 {
             let (a, b) = (point(n, salt("pickup")), point(n, salt("dropoff")));
-            let km = ((a.1 - b.1) / DEG_PER_KM).hypot(
-                (a.0 - b.0) / DEG_PER_KM * a.1.to_radians().cos(),
-            );
+            let km =
+                ((a.1 - b.1) / DEG_PER_KM).hypot((a.0 - b.0) / DEG_PER_KM * a.1.to_radians().cos());
             assert!(km <= 61.0, "instance {n}: {a:?} and {b:?}, {km} km apart");
         }
     }

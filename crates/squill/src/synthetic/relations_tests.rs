@@ -157,5 +157,8 @@ operations:
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(both > 50, "{both} rides with both dates");
-    assert_eq!(backwards, 0, "{backwards} of {both} rides taken before they were opened");
+    assert_eq!(
+        backwards, 0,
+        "{backwards} of {both} rides taken before they were opened"
+    );
 }

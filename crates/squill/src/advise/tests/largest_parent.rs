@@ -14,8 +14,12 @@ use crate::settings::Settings;
 /// beside it, and the price does not move.
 #[test]
 fn a_fan_out_read_states_the_largest_parent() {
-    let d = advise(&example("scenarios/s14-follow-graph"), &Settings::default(), None)
-        .expect("a design");
+    let d = advise(
+        &example("scenarios/s14-follow-graph"),
+        &Settings::default(),
+        None,
+    )
+    .expect("a design");
     let plan = d
         .operations
         .iter()
@@ -26,7 +30,10 @@ fn a_fan_out_read_states_the_largest_parent() {
     let [Some(follows), Some(posts)] = largest[..] else {
         panic!("both steps state the largest parent: {largest:#?}");
     };
-    assert_eq!((follows.parent.as_str(), follows.children), ("user", 8_000.0));
+    assert_eq!(
+        (follows.parent.as_str(), follows.children),
+        ("user", 8_000.0)
+    );
     assert_eq!((follows.documents, follows.ids), (8_000.0, None));
     assert_eq!(posts.ids, Some(8_000.0));
     assert_eq!((posts.documents, posts.keys), (50.0, 8_050.0));
