@@ -200,10 +200,19 @@ pub(super) fn explanation_of(
         ));
     }
     rows.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
+    // A difference that rounds to nothing is "the same", never "0 more"
+    // (audit48 C3).
+    let by = if words::rounds_to_nothing(delta) {
+        "the same".to_string()
+    } else {
+        format!(
+            "{} {}",
+            words::num(delta.abs()),
+            if delta < 0.0 { "less" } else { "more" }
+        )
+    };
     let mut s = format!(
-        "{layout} costs {} {} per second ({} vs {})",
-        words::num(delta.abs()),
-        if delta < 0.0 { "less" } else { "more" },
+        "{layout} costs {by} per second ({} vs {})",
         words::num(chosen_total + delta),
         words::num(chosen_total)
     );
@@ -225,7 +234,7 @@ pub(super) fn explanation_of(
     if !better.is_empty() {
         s.push_str(&format!("; it would save on {}", better.join("; ")));
     }
-    if worse.is_empty() && delta >= 0.0 {
+    if worse.is_empty() && delta >= 0.0 && !words::rounds_to_nothing(delta) {
         s.push_str(": the difference is the upkeep of the indexes it needs");
     }
     s
@@ -337,8 +346,22 @@ pub(super) fn computes(
 
 #[cfg(test)]
 mod tests {
-    use super::{diff_words, layout_phrase};
+    use super::{diff_words, explanation_of, layout_phrase};
     use crate::design::{BucketBy, Layout};
+
+    /// Audit48 C3: two layouts a float's noise apart cost the same, never
+    /// "0 more per second (3,603 vs 3,603)".
+    #[test]
+    fn a_tie_costs_the_same() {
+        assert_eq!(
+            explanation_of("references both ways", 1e-13, 3_603.0, &[]),
+            "references both ways costs the same per second (3,603 vs 3,603)"
+        );
+        assert_eq!(
+            explanation_of("embed", -12.0, 100.0, &[]),
+            "embed costs 12 less per second (88 vs 100)"
+        );
+    }
 
     /// A count in a layout's phrase is grouped as every other figure of the
     /// report (issue 41: S20's "buckets of 1268 events" beside "the 1,268 a

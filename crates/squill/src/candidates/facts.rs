@@ -617,7 +617,20 @@ impl<'m> Facts<'m> {
 
     /// Typical children per parent, at least one.
     pub fn typical(&self, r: RelationshipId) -> f64 {
-        (self.model.relationship(r).children.typical as f64).max(1.0)
+        self.model
+            .relationship(r)
+            .children
+            .mean_or_typical()
+            .max(1.0)
+    }
+
+    /// Children per parent on average as the model states it, a fraction
+    /// where it gave one (0.2 deals per contact): what a parent's
+    /// document holds on average (audit48 C7). A whole figure is
+    /// `typical` (at least one, as it always was).
+    pub fn mean_children(&self, r: RelationshipId) -> f64 {
+        let c = &self.model.relationship(r).children;
+        c.mean.unwrap_or_else(|| self.typical(r))
     }
 
     /// Typical parents per child (M of an N:M, sharing of a shared 1:N), at least one.

@@ -598,6 +598,13 @@ pub struct Step {
     /// at. Boxed like `graph`: most steps have none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub densest: Option<Box<StepDensest>>,
+    /// For a find whose filter names one parent (a user's follows), or
+    /// that takes the ids such a find returned (`$in`): what it finds
+    /// and walks at the relationship's largest parent (its `max`), where
+    /// that is more than at the typical parent the step is priced at.
+    /// Not in the price (audit48 B3). Boxed like `graph`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest: Option<Box<StepLargest>>,
     /// The step's `$push` takes the list of new children a batch insert
     /// brings (`count:` above 1) with `$each`, not one child, and moves
     /// the counters it keeps by their number (issue 41); into buckets, in
@@ -767,6 +774,29 @@ pub struct StepFigure {
     pub function: crate::model::AggregateFn,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+}
+
+/// A fan-out read's worst case: the same query at the largest parent
+/// of `relationship` (its `max` children), beside the typical parent the
+/// plan prices. Not in the price.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepLargest {
+    pub relationship: String,
+    /// The relationship's parent and child entities, as the text names
+    /// them ("the largest user (7,500 follows)").
+    pub parent: String,
+    pub child: String,
+    /// The largest parent's children: the relationship's `max`.
+    pub children: f64,
+    /// For a find by the ids of an earlier step (`$in`): how many ids
+    /// that step returns at the largest parent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ids: Option<f64>,
+    /// Documents the query returns there.
+    pub documents: f64,
+    /// Documents it examines, and index keys it walks, there.
+    pub examined: f64,
+    pub keys: f64,
 }
 
 /// A geo search's worst case: the same query where the places are

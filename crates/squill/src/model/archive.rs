@@ -320,6 +320,7 @@ pub fn as_archive(
 fn scaled(c: Cardinality, share: f64) -> Cardinality {
     let s = |n: u64| ((n as f64 * share).round() as u64).max(1);
     Cardinality {
+        mean: c.mean.map(|m| m * share),
         min: 0,
         typical: s(c.typical),
         max: match c.max {

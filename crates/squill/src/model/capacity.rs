@@ -192,6 +192,8 @@ pub fn grown(model: &Model, days: f64) -> Model {
         match c.growth {
             Some(g) => {
                 let (_, busiest) = g.busiest();
+                // A fractional mean grows as the typical does.
+                c.mean = c.mean.map(|m| m + g.typical * days);
                 c.typical = grow(c.typical, g.typical);
                 c.p95 = c.p95.map(|p| grow(p, g.p95.unwrap_or(g.typical)));
                 c.p99 = c.p99.map(|p| grow(p, g.p99.or(g.p95).unwrap_or(g.typical)));
@@ -202,6 +204,7 @@ pub fn grown(model: &Model, days: f64) -> Model {
             None => {
                 let f = factors[r.child.index()] / factors[r.parent.index()];
                 let scale = |n: u64, f: f64| (n as f64 * f).round() as u64;
+                c.mean = c.mean.map(|m| m * f);
                 c.typical = scale(c.typical, f);
                 c.p95 = c.p95.map(|p| scale(p, f));
                 c.p99 = c.p99.map(|p| scale(p, f));

@@ -52,10 +52,24 @@ pub struct Cardinality {
     /// the usual parents reach, below a maximum set by a few outliers.
     pub p95: Option<u64>,
     pub p99: Option<u64>,
+    /// The mean the model states when it is not a whole number (0.2 deals
+    /// per contact: most contacts have none, one in five has one); then
+    /// `typical` is it rounded. `None`: `typical` is the figure stated.
+    /// Sizes and synthetic data use the mean; counts that must be whole
+    /// (an array's bound, a page) use `typical` (audit48 C7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean: Option<f64>,
 }
 
 impl Cardinality {
+    /// Children per owner on average as the model states it: the
+    /// fractional mean when it gave one, else `typical`.
+    pub fn mean_or_typical(&self) -> f64 {
+        self.mean.unwrap_or(self.typical as f64)
+    }
+
     pub const ONE: Cardinality = Cardinality {
+        mean: None,
         min: 1,
         typical: 1,
         max: Count::Finite(1),
@@ -66,6 +80,7 @@ impl Cardinality {
 
     pub fn exactly(n: u64) -> Self {
         Cardinality {
+            mean: None,
             min: n,
             typical: n,
             max: Count::Finite(n),
@@ -217,6 +232,7 @@ mod tests {
 
     fn attendees() -> Cardinality {
         Cardinality {
+            mean: None,
             min: 0,
             typical: 30,
             max: Count::Finite(2_000_000),

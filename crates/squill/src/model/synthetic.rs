@@ -85,6 +85,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                 };
                 (
                     Cardinality {
+                        mean: None,
                         min: 0,
                         typical,
                         max,
@@ -97,6 +98,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             }
             RelationshipKind::ManyToMany => (
                 Cardinality {
+                    mean: None,
                     min: 0,
                     typical: 3,
                     max: Count::Finite(10),
@@ -105,6 +107,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                     p99: None,
                 },
                 Cardinality {
+                    mean: None,
                     min: 0,
                     typical: 50,
                     max: Count::Finite([200, 1_000_000][g.below(2) as usize]),
@@ -314,6 +317,7 @@ pub fn chain(n: usize) -> Model {
             parent: EntityId::from_index(i - 1),
             child: EntityId::from_index(i),
             children: Cardinality {
+                mean: None,
                 min: 0,
                 typical: 5,
                 max: Count::Finite(50),

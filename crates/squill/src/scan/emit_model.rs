@@ -310,6 +310,7 @@ fn relationship(
             let typical = (e.typical.round() as u64).max(r.fan_out.min);
             let max = r.fan_out.max.max(typical);
             Cardinality {
+                mean: None,
                 min: r.fan_out.min.min(typical),
                 typical,
                 max: Count::Finite(max),
@@ -327,6 +328,7 @@ fn relationship(
             let typical = up(r.fan_out.p50).max(min);
             let max = up(r.fan_out.max).max(typical);
             Cardinality {
+                mean: None,
                 min,
                 typical,
                 max: Count::Finite(max),
@@ -339,6 +341,7 @@ fn relationship(
     };
     let parents = match r.direction {
         Direction::ChildReferenceArray => Cardinality {
+            mean: None,
             min: 1,
             typical: 1,
             max: Count::Finite(r.max_parents_per_child.max(1)),
@@ -731,6 +734,7 @@ fn embedded_level(
                     let typical = l.p50.max(l.min);
                     let max = l.max.max(typical);
                     Cardinality {
+                        mean: None,
                         min: if f.documents < holder_docs { 0 } else { l.min },
                         typical,
                         max: Count::Finite(max),
@@ -740,6 +744,7 @@ fn embedded_level(
                     }
                 }
                 None => Cardinality {
+                    mean: None,
                     min: u64::from(f.documents >= holder_docs),
                     typical: 1,
                     max: Count::Finite(1),

@@ -201,6 +201,7 @@ pub fn infer(
                 };
                 let dist = fan_out.distribution();
                 let card = Cardinality {
+                    mean: None,
                     min: dist.min,
                     typical: dist.p50,
                     max: Count::Finite(dist.max),

@@ -19,6 +19,9 @@ const CENTRES: [(f64, f64); 5] = [
     (77.21, 28.61),   // Delhi
 ];
 
+/// The salt of an instance's centre, the same for all its fields.
+const CITY_SALT: u64 = 0x5CA1_AB1E;
+
 /// Degrees of latitude in 1 km.
 const DEG_PER_KM: f64 = 1.0 / 111.32;
 
@@ -38,7 +41,11 @@ fn unit(n: u64, salt: u64) -> f64 {
 /// square of a uniform draw, up to 30 km), rounded to 6 decimals (about
 /// 0.1 m).
 pub fn point(n: u64, salt: u64) -> (f64, f64) {
-    let (lng0, lat0) = CENTRES[(unit(n, salt) * CENTRES.len() as f64) as usize % CENTRES.len()];
+    // The centre is the instance's alone, not the field's: the points of
+    // one document (a ride's pickup and its dropoff) lie in one city, at
+    // most 60 km apart, not on two continents (audit48 C6).
+    let (lng0, lat0) =
+        CENTRES[(unit(n, CITY_SALT) * CENTRES.len() as f64) as usize % CENTRES.len()];
     let r = unit(n, salt ^ 1).powi(2) * 30.0;
     let angle = unit(n, salt ^ 2) * std::f64::consts::TAU;
     let lat = (lat0 + r * angle.sin() * DEG_PER_KM).clamp(-89.9, 89.9);
@@ -150,6 +157,18 @@ mod tests {
             })
             .count();
         assert!(near > 800, "{near}");
+    }
+
+    /// Audit48 C6: two point fields of one instance (a ride's pickup and
+    /// dropoff) lie around one centre, within 60 km of each other.
+    #[test]
+    fn the_points_of_one_instance_share_a_centre() {
+        for n in 0..500 {
+            let (a, b) = (point(n, salt("pickup")), point(n, salt("dropoff")));
+            let km =
+                ((a.1 - b.1) / DEG_PER_KM).hypot((a.0 - b.0) / DEG_PER_KM * a.1.to_radians().cos());
+            assert!(km <= 61.0, "instance {n}: {a:?} and {b:?}, {km} km apart");
+        }
     }
 
     #[test]

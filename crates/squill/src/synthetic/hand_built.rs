@@ -44,6 +44,7 @@ pub(crate) fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
 
 pub(crate) fn card(min: u64, typical: u64, max: Option<u64>) -> Cardinality {
     Cardinality {
+        mean: None,
         min,
         typical,
         max: max.map_or(Count::Unbounded, Count::Finite),

@@ -68,6 +68,19 @@ pub fn effective_max(card: &Cardinality) -> u64 {
 pub fn draw(card: &Cardinality, u: f64) -> u64 {
     let max = effective_max(card);
     let min = card.min.min(max);
+    // A mean that is a fraction (0.2 deals per contact), with no
+    // percentiles to shape it: each parent has the whole part or one
+    // more, one more at the quantiles below the fraction, so the parents
+    // average the mean (audit48 C7). The busiest parent still has the
+    // maximum (`children_count`).
+    if let Some(mean) = card.mean
+        && card.p95.is_none()
+        && card.p99.is_none()
+    {
+        let whole = mean.floor();
+        let n = whole as u64 + u64::from(u.clamp(0.0, 1.0) < mean - whole);
+        return n.clamp(min, max);
+    }
     let typ = card.typical.clamp(min, max);
     if card.p95.is_some() || card.p99.is_some() {
         // Knots of the quantile function, each at least the one before.
@@ -202,7 +215,7 @@ pub fn owners(model: &Model) -> Vec<Option<RelationshipId>> {
                 })
             };
             candidates()
-                .find(|r| model.relationship(*r).children.typical > 0)
+                .find(|r| model.relationship(*r).children.mean_or_typical() > 0.0)
                 .or_else(|| {
                     let shared = to.iter().any(|r| is_shared(model.relationship(*r)));
                     if shared { None } else { candidates().next() }
@@ -958,9 +971,30 @@ mod tests {
     use super::*;
     use crate::model::Count;
 
+    /// Audit48 C7: 0.2 deals per contact: one contact in five has one,
+    /// none has more, and the parents average 0.2.
+    #[test]
+    fn a_fractional_mean_is_drawn_with_its_mean() {
+        let card = Cardinality {
+            mean: Some(0.2),
+            min: 0,
+            typical: 0,
+            max: Count::Finite(40),
+            growth: None,
+            p95: None,
+            p99: None,
+        };
+        let n = 10_000;
+        let total: u64 = (0..n).map(|i| draw(&card, spread(5, i))).sum();
+        let mean = total as f64 / n as f64;
+        assert!((mean - 0.2).abs() < 0.01, "{mean}");
+        assert!((0..n).all(|i| draw(&card, spread(5, i)) <= 1));
+    }
+
     #[test]
     fn draws_stay_within_bounds_and_center_on_typical() {
         let card = Cardinality {
+            mean: None,
             min: 1,
             typical: 20,
             max: Count::Finite(500),
@@ -1027,6 +1061,7 @@ mod tests {
     #[test]
     fn draws_go_through_the_percentiles() {
         let card = Cardinality {
+            mean: None,
             min: 0,
             typical: 0,
             max: Count::Finite(1000),
@@ -1047,6 +1082,7 @@ mod tests {
         );
         // Skewed: the median and the percentiles where the model puts them.
         let card = Cardinality {
+            mean: None,
             min: 1,
             typical: 2,
             max: Count::Finite(60),
@@ -1061,6 +1097,7 @@ mod tests {
         assert_eq!(draws[n as usize - 1], 60);
         // Unbounded: the tail reaches past the highest percentile.
         let card = Cardinality {
+            mean: None,
             max: Count::Unbounded,
             p99: Some(41),
             p95: Some(35),

@@ -196,6 +196,13 @@ impl<'c> FieldPlan<'c> {
                     (Some(x), Some(now)) if x.field == *f && bson_type == "date" => {
                         spec.alive_at(now, x.seconds)
                     }
+                    // A date only a later write sets follows the insert's
+                    // dates (audit48 C6).
+                    _ if bson_type == "date"
+                        && e.is_some_and(|e| super::relations::set_later(model, e, f)) =>
+                    {
+                        spec.set_later()
+                    }
                     _ => spec,
                 };
                 let design_enum = match (e, ty) {

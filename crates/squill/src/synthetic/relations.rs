@@ -13,7 +13,31 @@
 //! of it and aggregates over it read the same, whatever the thread.
 
 use super::values::{Ceiling, ScalarSpec};
-use crate::model::{EntityId, FieldType, KeyPart, Literal, Model, Test};
+use crate::model::{EntityId, FieldType, KeyPart, Literal, Model, OperationKind, Test};
+
+/// Whether date field `field` of `entity` is one only a later write sets:
+/// an update (or a claim) of the entity changes it, and the entity's
+/// other dates it does not. An update runs after the insert that made the
+/// document, so a date it writes (a ride's `accepted_at`) comes after
+/// the dates the insert wrote (its `requested_at`); drawn independently,
+/// 179 of 363 rides were accepted before they were requested (audit48
+/// C6). Two dates both set by updates keep no order between them: the
+/// model does not say which write runs first.
+pub(super) fn set_later(model: &Model, entity: EntityId, field: &str) -> bool {
+    let e = model.entity(entity);
+    let date = |name: &str| e.field(name).is_some_and(|f| f.ty == FieldType::Date);
+    let updated = |name: &str| {
+        model.workload.operations.iter().any(|op| {
+            matches!(&op.kind, OperationKind::Update { entity: x, changes, .. }
+                if *x == entity && changes.iter().any(|c| c == name))
+        })
+    };
+    date(field)
+        && updated(field)
+        && e.fields
+            .iter()
+            .any(|f| f.name != field && f.ty == FieldType::Date && !updated(&f.name))
+}
 
 /// The ordered pairs `(low, high, strict)` of number fields of `entity`
 /// the conditions of the model's writes compare. Equality and `!=` state

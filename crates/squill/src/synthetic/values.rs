@@ -319,6 +319,10 @@ pub struct ScalarSpec<'m> {
     /// For the date an expiry counts from: when the data is loaded and the
     /// life, in milliseconds (`live_date`).
     live: Option<(i64, i64)>,
+    /// A date a later write sets (`relations::set_later`): drawn one step
+    /// after the instance's own, so it never comes before the dates its
+    /// insert wrote.
+    later: bool,
 }
 
 impl<'m> ScalarSpec<'m> {
@@ -366,6 +370,17 @@ impl<'m> ScalarSpec<'m> {
             enum_plain: enum_values.iter().all(|v| !needs_escape(v.as_bytes())),
             ceilings: Vec::new(),
             live: None,
+            later: false,
+        }
+    }
+
+    /// The same field, as a date a write after the insert sets: after
+    /// every date of the instance the insert wrote.
+    #[must_use]
+    pub fn set_later(self) -> Self {
+        ScalarSpec {
+            later: true,
+            ..self
         }
     }
 
@@ -457,6 +472,7 @@ impl<'m> ScalarSpec<'m> {
             Kind::Bool => Scalar::Bool(rng.below(2) == 1),
             Kind::Date => Scalar::Date(match self.live {
                 Some((now, life)) => live_date(&mut rng, key, now, life),
+                None if self.later => date_value(&mut rng, key) + DATE_STEP_MS,
                 None => date_value(&mut rng, key),
             }),
             Kind::ObjectId => {

@@ -21,7 +21,7 @@ pub use grammar::{
     a, article, count, duration_seconds, is_are, items, items_named, latest, plural, sides,
     singular, snake,
 };
-pub use number::{at_most, bytes, how_many, int, num, percent, rate};
+pub use number::{at_most, bytes, how_many, int, num, percent, rate, rounds_to_nothing};
 pub use suggest::edit_distance;
 pub use ttl::{MONITOR_SECONDS, ttl_deleted, ttl_monitor_delay, ttl_monitor_share};
 pub use visible::{is_hidden, visible, visible_lines, visible_styled};

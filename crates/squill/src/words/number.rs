@@ -74,7 +74,12 @@ pub fn bytes(value: f64) -> String {
         return num(value);
     }
     let v = value.abs();
-    let sign = if value < 0.0 { "-" } else { "" };
+    // A difference that rounds to nothing has no sign: never "-0 B".
+    let sign = if value < 0.0 && !rounds_to_nothing(value) {
+        "-"
+    } else {
+        ""
+    };
     if v < 1024.0 {
         return format!("{sign}{} B", num(v));
     }
@@ -85,6 +90,13 @@ pub fn bytes(value: f64) -> String {
         unit += 1;
     }
     format!("{sign}{scaled:.1} {}", UNITS[unit])
+}
+
+/// The figure reads "0" as `num` writes it (a float's noise, a
+/// difference of 1e-13): a sentence then says "the same", and a signed
+/// delta leaves it out, never "-0" or "0 more".
+pub fn rounds_to_nothing(value: f64) -> bool {
+    value.is_finite() && num(value.abs()) == "0"
 }
 
 fn group(digits: &str) -> String {
@@ -145,6 +157,18 @@ mod tests {
         assert_eq!(num(f64::INFINITY), "unbounded");
         assert_eq!(num(f64::NAN), "unknown");
         assert_eq!(int(16_777_216), "16,777,216");
+    }
+
+    /// Audit48 C3: a difference of a float's noise reads as nothing, with
+    /// no sign, in numbers and in bytes.
+    #[test]
+    fn noise_has_no_sign() {
+        assert!(rounds_to_nothing(-1e-13));
+        assert!(rounds_to_nothing(0.0));
+        assert!(!rounds_to_nothing(0.0001));
+        assert_eq!(num(-1e-13), "0");
+        assert_eq!(bytes(-1e-13), "0 B");
+        assert_eq!(bytes(-2.0), "-2 B");
     }
 
     /// The same rate reads the same as a number and as a rate.

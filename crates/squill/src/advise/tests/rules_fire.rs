@@ -141,6 +141,14 @@ fn every_design_rule_fires_on_some_model() {
     )
     .unwrap();
     seen.extend(fired(&tenant, &defaults));
+    // A view counted on its story in the view's atomic group: the largest
+    // story takes 2% of 20,000 $inc/s (audit48 B3).
+    let hot = crate::inputs::model_file::parse(
+        "hot.yaml",
+        "entities:\n  story: {count: 1000000, fields: {n: int}}\n  view: {count: 50000000, fields: {at: date}}\nrelationships:\n  views: {parent: story, child: view, children: {typical: 50, max: 1000000}, child_field: story}\noperations:\n  record: {insert: view, links: [views], rate: 20000}\n  tally: {update: story, filter: {_id: eq}, increments: {n: 1}, rate: 20000}\natomic:\n  viewed: {writes: [record, tally], same: story}\n",
+    )
+    .unwrap();
+    seen.extend(fired(&hot, &defaults));
     // A stack added to or added (`otherwise: insert`): ids of stacks in
     // the player are refused for it.
     let upsert = crate::inputs::model_file::parse(

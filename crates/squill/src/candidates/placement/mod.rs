@@ -384,7 +384,9 @@ impl<'s> Placement<'s> {
             let rel = model.relationship(r);
             let name = rel.parent_field.as_str();
             // Only some layouts need these: compute them on use.
-            let nt = || facts.typical(r);
+            // The typical document holds the mean, a fraction where the
+            // model states one (audit48 C7).
+            let nt = || facts.mean_children(r);
             let nm = || rel.children.max.finite().map(|m| m as f64);
             match self.layouts[r.index()] {
                 Layout::Embed => {

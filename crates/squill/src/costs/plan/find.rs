@@ -151,6 +151,14 @@ impl<'a> Planner<'a> {
             }
             _ => None,
         };
+        // The same find at the largest parent (audit48 B3): by the ids an
+        // earlier step found there, or by one parent's id.
+        let by_ids_at_largest = match kinds {
+            [_] if by_list.is_some() => {
+                self.sorted_by_ids_at_largest(plan, e, &acc, read, &conditions.eq, &keys)
+            }
+            _ => None,
+        };
         let examined = if scan {
             kinds.iter().map(|k| self.access(*k).docs).sum()
         } else if let Some((_, docs)) = by_list {
@@ -202,6 +210,33 @@ impl<'a> Planner<'a> {
             bytes_read: examined * acc.root_bytes,
             ..StepCost::default()
         };
+        step.largest = match (by_ids_at_largest, kinds) {
+            (Some(l), _) => Some(l),
+            // A paged read states its deepest page instead.
+            (None, [_]) if paging.is_none() && !by_id && !scan => {
+                self.largest_parent(e, filter).map(|(r, max, scale)| {
+                    // The matches grow with the parent up to the limit;
+                    // the documents that hold them, the documents read
+                    // and the keys walked grow as much.
+                    let found = (m * scale).min(limit.map_or(f64::MAX, |l| l as f64));
+                    let grows = found / m.max(f64::MIN_POSITIVE);
+                    let rel = self.facts.model.relationship(r);
+                    crate::design::StepLargest {
+                        relationship: rel.name.clone(),
+                        parent: self.name(rel.parent).to_string(),
+                        child: self.name(rel.child).to_string(),
+                        children: max,
+                        ids: None,
+                        documents: step.documents * grows,
+                        examined: examined * grows,
+                        keys: walked * grows,
+                    }
+                })
+            }
+            _ => None,
+        }
+        .filter(|l| l.keys > cost.keys.max(walked) || l.documents > step.documents)
+        .map(Box::new);
         // Without an index the skipped documents are read whole.
         let matches = match (kinds, paging) {
             ([_], Some(_)) => self
@@ -250,6 +285,39 @@ impl<'a> Planner<'a> {
                 (rel.child == e).then(|| (max as f64 / f.typical(r.relationship)).max(1.0))
             })
             .reduce(f64::min)
+    }
+
+    /// The relationship whose largest parent a filter that names one
+    /// parent by its id reaches, with that parent's children (its `max`)
+    /// and how many times a typical parent's matches its matches are
+    /// (`largest_parent_scale`, with the relationship it comes from).
+    fn largest_parent(
+        &self,
+        e: EntityId,
+        filter: &[crate::model::Filter],
+    ) -> Option<(crate::model::RelationshipId, f64, f64)> {
+        let f = self.facts;
+        filter
+            .iter()
+            .filter(|c| c.op == crate::model::FilterOp::Eq)
+            .filter_map(|c| c.related.as_ref())
+            .filter(|r| r.field == "_id" && r.further.is_empty())
+            .filter(|r| !self.tenant_local_read(r.relationship, e, filter))
+            // A tenant's own largest share is the Tenants section's.
+            .filter(|r| f.model.relationship(r.relationship).tenant_chain.is_empty())
+            .filter_map(|r| {
+                let rel = f.model.relationship(r.relationship);
+                let max = rel.children.max.finite()? as f64;
+                (rel.child == e).then(|| {
+                    (
+                        r.relationship,
+                        max,
+                        (max / f.typical(r.relationship)).max(1.0),
+                    )
+                })
+            })
+            .filter(|(_, _, scale)| *scale > 1.0)
+            .min_by(|a, b| a.2.total_cmp(&b.2))
     }
 
     /// The ids a find by `_id: {$in: ids from a step}` looks up when its

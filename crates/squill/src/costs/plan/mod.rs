@@ -1341,6 +1341,7 @@ impl<'a> Planner<'a> {
             paging: None,
             each: None,
             densest: None,
+            largest: None,
             batch: false,
             before: false,
             figures: None,

@@ -55,6 +55,50 @@ impl Planner<'_> {
     }
 }
 
+impl Planner<'_> {
+    /// `sorted_by_ids` at the largest parent: when the step whose ids the
+    /// find takes has a figure at the largest parent (`Step::largest`),
+    /// the same walk with that many ids, the matches scaled with them.
+    pub(super) fn sorted_by_ids_at_largest(
+        &self,
+        plan: &OpPlan,
+        e: EntityId,
+        acc: &Access,
+        read: &Read<'_>,
+        eq: &[(String, FilterOp, ValueSource)],
+        keys: &[(String, i32)],
+    ) -> Option<crate::design::StepLargest> {
+        if read.sort.is_empty() {
+            return None;
+        }
+        let from = eq.iter().find_map(|(_, o, v)| match v {
+            ValueSource::FromStep { step } if *o == FilterOp::In => {
+                plan.steps.get(step.checked_sub(1)?)
+            }
+            _ => None,
+        })?;
+        let at = from.largest.as_deref()?;
+        let (ids, ids_at) = (from.documents.max(1.0), at.documents.max(1.0));
+        let total = self.matched_expected(e, read.filter, None) * ids_at / ids;
+        let merged = read
+            .sort
+            .iter()
+            .all(|s| keys.iter().any(|(k, _)| *k == acc.path(&s.field)));
+        let hosts = find_keys::parents_holding(acc, eq, total);
+        let (walked, examined) = walk(ids_at, total, read.limit, merged, hosts);
+        Some(crate::design::StepLargest {
+            relationship: at.relationship.clone(),
+            parent: at.parent.clone(),
+            child: at.child.clone(),
+            children: at.children,
+            ids: Some(ids_at),
+            documents: total.min(read.limit.map_or(f64::MAX, |l| l as f64)),
+            examined,
+            keys: walked,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::walk;

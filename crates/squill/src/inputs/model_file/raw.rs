@@ -439,6 +439,7 @@ pub(super) struct RawCardinalityLong {
     /// Default 0.
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub min: Option<S<f64>>,
+    /// The usual number; a mean may be a fraction (0.2 deals per contact).
     #[schemars(with = "f64", range(min = 0))]
     pub typical: Option<S<f64>>,
     /// A number or `unbounded`.

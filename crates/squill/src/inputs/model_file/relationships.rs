@@ -422,7 +422,17 @@ fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option
                 );
                 return None;
             };
-            let typical = ctx.whole(typical_raw, &format!("`{side}.typical`"), 0)?;
+            // A mean of whole children may be a fraction (0.2 deals per
+            // contact); `typical` keeps it rounded, `mean` as stated
+            // (audit48 C7). `min` and `max` stay whole.
+            let stated = ctx.non_negative(typical_raw, &format!("`{side}.typical`"))?;
+            let typical = ctx.whole(
+                &S::new(stated.round(), typical_raw.referenced, typical_raw.defined),
+                &format!("`{side}.typical`"),
+                0,
+            )?;
+            let mean = (stated.fract() != 0.0).then_some(stated);
+            let shown = crate::words::num(stated);
             let Some(max_raw) = &r.max else {
                 ctx.error(
                     pos,
@@ -443,24 +453,24 @@ fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option
             let growth =
                 super::growth::growth(ctx, side, r.growth_per_day.as_ref(), r.growth.as_ref())
                     .ok()?;
-            if min > typical {
+            if min as f64 > stated {
                 ctx.error(
                     r.min.as_ref().and_then(|m| ctx.pos(m)),
-                    format!("`{side}`: min {min} is greater than typical {typical}"),
+                    format!("`{side}`: min {min} is greater than typical {shown}"),
                     "min > typical",
                     Some("min ≤ typical ≤ max".into()),
                 );
                 return None;
             }
             if let Count::Finite(m) = max
-                && (typical > m || min > m)
+                && (stated > m as f64 || min > m)
             {
                 ctx.error(
                     ctx.pos(max_raw),
                     if min > m {
                         format!("`{side}`: min {min} is greater than max {m}")
                     } else {
-                        format!("`{side}`: typical {typical} is greater than max {m}")
+                        format!("`{side}`: typical {shown} is greater than max {m}")
                     },
                     "max too small",
                     Some("min ≤ typical ≤ max".into()),
@@ -496,6 +506,7 @@ fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option
                 percentiles[i] = Some(v);
             }
             Some(Cardinality {
+                mean,
                 min,
                 typical,
                 max,

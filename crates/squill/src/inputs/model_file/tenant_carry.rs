@@ -176,6 +176,7 @@ fn carried(
         parent: tenant,
         child: c,
         children: Cardinality {
+            mean: None,
             min: 0,
             typical,
             max,

@@ -1732,3 +1732,27 @@ fn a_conditional_sweep_skips_by_default_and_one_document_fails() {
         assert_eq!(m.workload.operations[0].terms.otherwise, want, "{extra}");
     }
 }
+
+/// Audit48 C7: 0.2 deals per contact is a real mean: `typical` takes a
+/// fraction, kept as `mean` beside the rounded `typical`, and a typical
+/// above `max` is still refused with its figure as written.
+#[test]
+fn a_typical_may_be_a_fractional_mean() {
+    let m = parse(
+        "m.yaml",
+        &SMALL.replace("typical: 10, max: 500", "typical: 0.2, max: 500"),
+    )
+    .expect("a fractional typical parses");
+    let c = m.relationships[0].children;
+    assert_eq!((c.typical, c.mean), (0, Some(0.2)));
+    assert_eq!(c.mean_or_typical(), 0.2);
+    let whole = parse("m.yaml", SMALL).expect("a whole typical parses");
+    assert_eq!(whole.relationships[0].children.mean, None);
+    let p = problems(&SMALL.replace("typical: 10, max: 500", "typical: 2.4, max: 2"));
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].starts_with("m.yaml:20:43: `children`: typical 2.4 is greater than max 2"),
+        "{}",
+        p[0]
+    );
+}

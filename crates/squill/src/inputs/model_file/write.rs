@@ -403,6 +403,7 @@ pub fn to_yaml(model: &Model) -> String {
         let _ = writeln!(out, "    children: {}", cardinality(&r.children));
         // As the model stated it, not as `model::agree_sides` derived it.
         let parents = crate::model::Cardinality {
+            mean: None,
             typical: r.stated_parents.unwrap_or(r.parents.typical),
             ..r.parents
         };

@@ -252,6 +252,8 @@ pub(crate) fn aggregate_fn(function: AggregateFn) -> &'static str {
 }
 
 /// The non-zero parts of a cost difference: `+2 round trips, +300 sync writes`.
+/// A part that rounds to nothing (a float's noise) is left out: never
+/// "-0 B read/s" (audit48 C3).
 pub(crate) fn cost_delta(delta: &Cost) -> String {
     let mut parts = Vec::new();
     let signed = |v: f64| {
@@ -273,14 +275,14 @@ pub(crate) fn cost_delta(delta: &Cost) -> String {
         (delta.documents_examined, "documents examined/s"),
         (delta.index_keys_examined, "index keys/s"),
     ] {
-        if value != 0.0 {
+        if !words::rounds_to_nothing(value) {
             parts.push(format!("{} {unit}", signed(value)));
         }
     }
-    if delta.bytes_read != 0.0 {
+    if !words::rounds_to_nothing(delta.bytes_read) {
         parts.push(format!("{} read/s", signed_bytes(delta.bytes_read)));
     }
-    if delta.bytes_written != 0.0 {
+    if !words::rounds_to_nothing(delta.bytes_written) {
         parts.push(format!("{} written/s", signed_bytes(delta.bytes_written)));
     }
     for (value, unit) in [
@@ -289,7 +291,7 @@ pub(crate) fn cost_delta(delta: &Cost) -> String {
         (delta.transactions, "transactions/s"),
         (delta.index_entries, "index entries"),
     ] {
-        if value != 0.0 {
+        if !words::rounds_to_nothing(value) {
             parts.push(format!("{} {unit}", signed(value)));
         }
     }
@@ -297,7 +299,7 @@ pub(crate) fn cost_delta(delta: &Cost) -> String {
     // fractions of a shard differ by rounding where the designs agree.
     if delta.shard_requests.abs() >= 0.005 {
         let value = delta.shard_requests;
-        let at = parts.len() - usize::from(delta.index_entries != 0.0);
+        let at = parts.len() - usize::from(!words::rounds_to_nothing(delta.index_entries));
         parts.insert(at, format!("{} requests to shards/s", signed(value)));
     }
     parts.push(format!("score {}", signed(delta.score)));
@@ -484,6 +486,27 @@ pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
             words::num(p.deepest_skipped)
         ),
     }
+}
+
+/// A fan-out read at the largest parent, beside its typical price: "for
+/// the largest user (7,500 follows): a $in of 7,500 ids, 100 documents
+/// found, 100 examined, 7,600 index keys; not in the price, which is a
+/// typical user's" (audit48 B3).
+pub(crate) fn largest(l: &crate::design::StepLargest) -> String {
+    let ids = l
+        .ids
+        .map(|n| format!("a $in of {} ids, ", words::num(n)))
+        .unwrap_or_default();
+    format!(
+        "for the largest {} ({} {}): {ids}{} found, {} examined, {} index keys; not in the price, which is a typical {}'s",
+        l.parent,
+        words::num(l.children),
+        words::plural(&l.child),
+        words::count(l.documents, "document"),
+        words::num(l.examined),
+        words::num(l.keys),
+        l.parent,
+    )
 }
 
 /// A geo search's worst case, beside its typical price: "where the
@@ -1182,6 +1205,36 @@ fn upkeep(maintained_by: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Audit48 B3: the largest parent's line names the parent and its
+    /// children, the ids of a `$in`, and says the price is the typical's.
+    #[test]
+    fn the_largest_parent_in_words() {
+        let l = crate::design::StepLargest {
+            relationship: "following".into(),
+            parent: "user".into(),
+            child: "follow".into(),
+            children: 7_500.0,
+            ids: Some(7_500.0),
+            documents: 100.0,
+            examined: 100.0,
+            keys: 7_600.0,
+        };
+        insta::assert_snapshot!(largest(&l), @"for the largest user (7,500 follows): a $in of 7,500 ids, 100 documents found, 100 examined, 7,600 index keys; not in the price, which is a typical user's");
+    }
+
+    /// Audit48 C3: a part of a difference that rounds to nothing is left
+    /// out, never "-0 B read/s"; the score is always there.
+    #[test]
+    fn a_difference_of_noise_is_left_out() {
+        let delta = Cost {
+            round_trips: 500.0,
+            bytes_read: -1e-13,
+            score: -1e-13,
+            ..Cost::default()
+        };
+        assert_eq!(cost_delta(&delta), "+500 round trips/s, score 0");
+    }
 
     /// audit46 D9: a claim with `otherwise: skip` that finds nothing had
     /// nothing to claim; a conditional update that matches nothing was

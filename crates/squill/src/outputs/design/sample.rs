@@ -48,6 +48,7 @@ fn step(collection: &str, action: Action) -> Step {
         paging: None,
         each: None,
         densest: None,
+        largest: None,
         batch: false,
         before: false,
         figures: None,

@@ -25,11 +25,21 @@ pub struct Cheapest {
 }
 
 explain!(Cheapest, |w| format!(
-    "the cheapest of {} allowed layouts on this workload: a score of {} per second in all, the next best costs {} more",
+    "the cheapest of {} allowed layouts on this workload: a score of {} per second in all, the next best costs {}",
     words::num(w.layouts.value),
     words::num(w.score.value),
-    words::num(w.margin.value)
+    more(w.margin.value)
 ));
+
+/// "42 more", or "the same" when the margin rounds to nothing (a tie the
+/// search broke by its order; audit48 C3).
+fn more(margin: f64) -> String {
+    if words::rounds_to_nothing(margin) {
+        "the same".to_string()
+    } else {
+        format!("{} more", words::num(margin))
+    }
+}
 
 /// The model pins the chosen layout (`layout:`): what the design scores
 /// with it, and what the cheapest other layout would cost more.
@@ -48,13 +58,13 @@ explain!(Pinned, |w| {
         words::num(w.score.value)
     );
     match w.margin.map(|m| m.value) {
-        Some(n) if n < 0.0 => format!(
+        Some(n) if n < 0.0 && !words::rounds_to_nothing(n) => format!(
             "{base}, and the cheapest other layout would cost {} less",
             words::num(-n)
         ),
         Some(n) => format!(
-            "{base}, and it is also the cheapest: the next best costs {} more",
-            words::num(n)
+            "{base}, and it is also the cheapest: the next best costs {}",
+            more(n)
         ),
         None => base,
     }
@@ -112,6 +122,20 @@ mod tests {
         assert_eq!(
             pinned(None, 134.0).words(),
             "the model pins this layout (`layout:`); the design scores 134 per second in all with it"
+        );
+    }
+
+    /// Audit48 C3: a tie (a margin of a float's noise) reads "the same",
+    /// never "0 more" nor "0 less".
+    #[test]
+    fn a_tie_costs_the_same() {
+        assert_eq!(
+            check(2, Some(1e-13), 3_603.0).unwrap().words(),
+            "the cheapest of 3 allowed layouts on this workload: a score of 3,603 per second in all, the next best costs the same"
+        );
+        assert_eq!(
+            pinned(Some(-1e-13), 134.0).words(),
+            "the model pins this layout (`layout:`); the design scores 134 per second in all with it, and it is also the cheapest: the next best costs the same"
         );
     }
 

@@ -167,6 +167,7 @@ pub(super) fn of_parent_reference(
     let t = typical.round() as u64;
     Fan {
         cardinality: Cardinality {
+            mean: None,
             min: 0,
             typical: t,
             max: Count::Finite(largest_seen.max(t)),
@@ -267,6 +268,7 @@ fn summarize(
     let max = largest.max(t);
     Fan {
         cardinality: Cardinality {
+            mean: None,
             min: min.min(t),
             typical: t,
             max: Count::Finite(max),
