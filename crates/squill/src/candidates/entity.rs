@@ -263,6 +263,21 @@ pub(super) fn filter_suffix(c: &crate::model::Condition) -> String {
     clean
 }
 
+/// The key a figure computed at read time comes back under, beside the
+/// array it is computed over: `tickets_count`, `tickets_sum_cost`, and
+/// the subset's test after it (`tickets_count_status_open`), as a kept
+/// figure of the same children is named.
+pub fn read_figure_name(parent_field: &str, agg: &crate::model::Aggregate) -> String {
+    let base = match (&agg.function, &agg.field) {
+        (AggregateFn::Count, _) | (_, None) => format!("{parent_field}_{}", fn_name(agg.function)),
+        (f, Some(field)) => format!("{parent_field}_{}_{field}", fn_name(*f)),
+    };
+    match &agg.filter {
+        Some(c) => format!("{base}_{}", filter_suffix(c)),
+        None => base,
+    }
+}
+
 pub fn fn_name(f: AggregateFn) -> &'static str {
     f.name()
 }

@@ -2416,6 +2416,7 @@ fn sliced_projection(design: &Design, step: &crate::design::Step) -> Vec<String>
                 && x.filter.is_empty()
                 && !x.count
                 && !x.stored
+                && x.figures.is_empty()
         })
     {
         return step.projection.clone();

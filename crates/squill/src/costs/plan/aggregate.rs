@@ -117,7 +117,7 @@ impl<'a> Planner<'a> {
         let n = f.typical(r);
         let fname = crate::candidates::fn_name(agg.function);
         match layout {
-            Layout::Embed => {}
+            Layout::Embed => self.figure_in_array(plan, (e, m, from_step), agg),
             // A subset answers only when it holds every child: a parent with
             // more than `k` would need the query anyway.
             Layout::Subset { k, .. } if rel.children.max.finite().is_some_and(|max| max <= *k) => {}
@@ -232,6 +232,72 @@ impl<'a> Planner<'a> {
 }
 
 impl Planner<'_> {
+    /// An aggregate over children embedded in the parent the read finds:
+    /// computed on the server in that find's projection, beside the array,
+    /// over the elements that pass the aggregate's test and, for an
+    /// expiring child, are still alive (nothing deletes the expired ones
+    /// from the array). The array comes back cut to its live elements too.
+    /// A first or a last needs an order the model does not give: the
+    /// application takes it from the array.
+    fn figure_in_array(
+        &self,
+        plan: &mut OpPlan,
+        (e, m, from_step): (EntityId, f64, usize),
+        agg: &crate::model::Aggregate,
+    ) {
+        if matches!(agg.function, AggregateFn::First | AggregateFn::Last) {
+            return;
+        }
+        let rel = self.facts.model.relationship(agg.relationship);
+        let acc = self.access(e);
+        let path = acc.path(&rel.parent_field);
+        let unexpired = self
+            .facts
+            .model
+            .entity(rel.child)
+            .expires
+            .as_ref()
+            .map(|x| crate::design::SliceUnexpired {
+                field: x.field.clone(),
+                seconds: x.seconds,
+            });
+        let figure = crate::design::SliceFigure {
+            name: crate::candidates::read_figure_name(&path.replace('.', "_"), agg),
+            function: agg.function,
+            field: agg.field.clone(),
+            test: agg.filter.as_ref().map(|c| crate::design::StepCondition {
+                path: c.field.clone(),
+                plus: None,
+                test: c.test,
+                value: c.value.clone(),
+            }),
+            unexpired: unexpired.clone(),
+        };
+        let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) else {
+            return;
+        };
+        if s.action != Action::Find || s.collection != acc.collection {
+            return;
+        }
+        // A double per parent read beside its document.
+        let bytes = m * (figure.name.len() as f64 + 10.0);
+        match s.slices.iter_mut().find(|x| x.path == path) {
+            Some(x) if x.figures.iter().any(|f| f.name == figure.name) => return,
+            Some(x) => x.figures.push(figure),
+            None => s.slices.push(crate::design::ArraySlice {
+                path,
+                sort: Vec::new(),
+                limit: None,
+                unexpired,
+                filter: Vec::new(),
+                count: false,
+                stored: false,
+                figures: vec![figure],
+            }),
+        }
+        plan.cost.bytes_read += bytes;
+    }
+
     /// Aggregates per time unit over the latest units (1-minute candles of
     /// the last day), all over one relationship and one window. Buckets of
     /// that unit which keep every figure answer with one document per unit,
