@@ -202,6 +202,52 @@ impl<'a> Planner<'a> {
                 // by the application).
                 let grouped = acc.per_root <= 1.0
                     && !matches!(agg.function, AggregateFn::First | AggregateFn::Last);
+                // Another figure of the same children (a count and a sum of
+                // the open tickets) is one more accumulator of the `$group`
+                // already planned: one aggregation, not one per figure
+                // (review48 B5).
+                let by = acc.path(&path);
+                let same = |s: &&mut Step| {
+                    s.collection == step.collection
+                        && s.filter == step.filter
+                        && s.conditions == step.conditions
+                        && s.figures
+                            .as_ref()
+                            .is_some_and(|g| g.by == by && g.per.is_none() && g.unwind.is_none())
+                };
+                if grouped && let Some(prev) = plan.steps.iter_mut().find(same) {
+                    let figure = step_figure(agg, &acc);
+                    if let Some(g) = prev.figures.as_mut()
+                        && !g.figures.iter().any(|x| x.name == figure.name)
+                    {
+                        plan.cost.bytes_read += m * (figure.name.len() as f64 + 10.0);
+                        g.figures.push(figure);
+                        prev.purpose.extend(step.purpose);
+                    }
+                    return;
+                }
+                // The subset's equality is a key after the parent's id: the
+                // walk reads the subset's children only.
+                let subset = agg
+                    .filter
+                    .as_ref()
+                    .filter(|c| c.test == crate::model::Test::Eq && acc.per_root <= 1.0)
+                    .map(|c| {
+                        let share = self.selectivity(
+                            rel.child,
+                            &[crate::model::Filter::new(
+                                f.model,
+                                rel.child,
+                                vec![c.field.clone()],
+                                FilterOp::Eq,
+                            )],
+                        );
+                        (acc.path(&c.field), share)
+                    });
+                let share = subset.as_ref().map_or(1.0, |(_, s)| *s);
+                let total = total * share;
+                let roots = (roots * share).ceil();
+                step.documents = total;
                 let bytes_read = if grouped {
                     let g = step_figures(acc.path(&path), None, vec![step_figure(agg, &acc)], m);
                     let bytes = m * row_bytes(Some(&g));
@@ -219,13 +265,10 @@ impl<'a> Planner<'a> {
                     bytes_read,
                     ..StepCost::default()
                 };
-                self.push(
-                    plan,
-                    op,
-                    step,
-                    cost,
-                    Some((vec![(acc.path(&path), 1)], rel.child, acc.docs)),
-                );
+                let keys = std::iter::once((by, 1))
+                    .chain(subset.map(|(k, _)| (k, 1)))
+                    .collect();
+                self.push(plan, op, step, cost, Some((keys, rel.child, acc.docs)));
             }
         }
     }
