@@ -3,7 +3,7 @@ each language and checks the figures its find computes on the server
 over the tickets embedded in it: `tickets_count_status_open` is the
 number of its live open tickets, `tickets_sum_cost_status_open` the sum
 of their cost. Queue a holds live and expired tickets, open and closed;
-queue b has no array at all. The tickets returned are the live ones
+queue b has none. The tickets returned are the live ones
 only: nothing deletes an expired ticket from the array.
 
 python check_embedded_figures.py DIR URI DB MONGOSH, with DIR the
@@ -55,7 +55,7 @@ def check(db, lang, book):
         ticket("expired closed 100", "closed", 100, 31),
     ]
     db["queue"].insert_one({"_id": a, "name": "a", "tickets": tickets})
-    db["queue"].insert_one({"_id": b, "name": "b"})
+    db["queue"].insert_one({"_id": b, "name": "b", "tickets": []})
     live = sorted(t["title"] for t in tickets if not t["title"].startswith("expired"))
     for name, q, want in (("a", a, (2, 13)), ("b", b, (0, 0))):
         got = book.queue_page(db, queue_id=q)["queue"]

@@ -56,7 +56,7 @@ fn an_embedded_aggregate_is_computed_in_the_parents_find() {
 /// Against the server, in each language
 /// (scripts/testenv/check_embedded_figures.py): a queue of live and
 /// expired, open and closed tickets gives the live open ones' number and
-/// sum, and only its live tickets; a queue with no array gives 0 and 0.
+/// sum, and only its live tickets; a queue with no tickets gives 0 and 0.
 #[test]
 fn embedded_figures_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {

@@ -142,7 +142,8 @@ print("ok: %d hours" % len(got))
 }
 
 /// Queues and their tickets apart; a queue's page shows the number of
-/// its open tickets and the sum of their cost (review48 B5).
+/// its open tickets and the sum of their cost (review48 B5). Tickets
+/// expire, so no figure is kept: the read computes both.
 const QUEUES: &str = "
 name: open-queue-figures
 entities:
@@ -156,6 +157,8 @@ entities:
       title: string(80)
       status: {type: string(8), enum: [open, pending, closed], required: true}
       cost: {type: int, required: true}
+      opened_at: {type: date, required: true}
+    expires: {from: opened_at, after: 30 days}
 relationships:
   tickets:
     parent: queue
@@ -227,19 +230,20 @@ fn two_figures_of_one_subset_against_a_server() {
     };
     let (model, design) = queues();
     let script = r#"
-import sys
+import sys, datetime
 from pymongo import MongoClient
 sys.path.insert(0, sys.argv[1])
 import cookbook
 db = MongoClient(sys.argv[2])[sys.argv[3]]
+now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None, microsecond=0)
 db["ticket"].drop()
 db["queue"].drop()
 db["queue"].insert_many([{"_id": 1, "name": "a"}, {"_id": 2, "name": "b"}])
 db["ticket"].insert_many([
-    {"queue_id": 1, "title": "x", "status": "open", "cost": 10},
-    {"queue_id": 1, "title": "y", "status": "closed", "cost": 7},
-    {"queue_id": 1, "title": "z", "status": "open", "cost": 3},
-    {"queue_id": 2, "title": "w", "status": "open", "cost": 100},
+    {"queue_id": 1, "title": "x", "status": "open", "cost": 10, "opened_at": now},
+    {"queue_id": 1, "title": "y", "status": "closed", "cost": 7, "opened_at": now},
+    {"queue_id": 1, "title": "z", "status": "open", "cost": 3, "opened_at": now},
+    {"queue_id": 2, "title": "w", "status": "open", "cost": 100, "opened_at": now},
 ])
 got = cookbook.queue_page(db, 1)
 rows = got["ticket"]
