@@ -156,6 +156,15 @@ impl<'a> Planner<'a> {
                 if let Some(x) = &agg.field {
                     step.projection.push(acc.path(x));
                 }
+                // Only a parent whose array is full has children apart: the
+                // query runs for it alone, as the include's rest does (review48
+                // A7: the code ran it on every read).
+                step.if_full = Some(Box::new(crate::design::IfFull {
+                    step: from_step,
+                    array: self.access(e).path(&rel.parent_field),
+                    threshold: *threshold,
+                    each: false,
+                }));
                 let covered = agg.function == AggregateFn::Count && agg.filter.is_none();
                 self.push_outlier_rest(plan, op, step, path, (rest, 1.0), rel.child, covered);
             }
