@@ -25,7 +25,10 @@ fn an_embedded_aggregate_is_computed_in_the_parents_find() {
         .iter()
         .find(|x| x.path == "tickets")
         .expect("the tickets returned with their figures");
-    assert!(slice.unexpired.is_some(), "the array cut to its live tickets");
+    assert!(
+        slice.unexpired.is_some(),
+        "the array cut to its live tickets"
+    );
     let names: Vec<&str> = slice.figures.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(
         names,

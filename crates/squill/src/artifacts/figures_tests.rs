@@ -180,8 +180,8 @@ operations:
 ";
 
 fn queues() -> (crate::model::Model, crate::design::Design) {
-    let model =
-        crate::inputs::model_file::parse("open-queue-figures.yaml", QUEUES).expect("the model parses");
+    let model = crate::inputs::model_file::parse("open-queue-figures.yaml", QUEUES)
+        .expect("the model parses");
     let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
         .expect("the model advises");
     (model, design)

@@ -361,7 +361,9 @@ fn an_outlier_figure_over_a_subset_tests_the_subset_apart() {
     let full = rest.if_full.as_ref().expect("read only for a full parent");
     assert_eq!(full.array, "scans");
     assert!(
-        rest.index.as_deref().is_some_and(|i| i.starts_with("parcel_1")),
+        rest.index
+            .as_deref()
+            .is_some_and(|i| i.starts_with("parcel_1")),
         "{rest:?}"
     );
     let [py, sh, node] = code(&d, "parcel_page");
@@ -394,7 +396,11 @@ fn an_outlier_figures_rest_is_read_for_a_full_parent_against_a_server() {
     };
     let (model, d) = outlier_figure();
     let p = plan(&d, "parcel_page");
-    let rest = p.steps.iter().find(|s| s.collection == "scan").expect("the rest");
+    let rest = p
+        .steps
+        .iter()
+        .find(|s| s.collection == "scan")
+        .expect("the rest");
     // The array's cap, whether or not the step says it is gated.
     let n = rest.if_full.as_ref().map_or(1700, |f| f.threshold);
     let script = format!(
