@@ -103,7 +103,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-pub(crate) const FILES: [(&str, &str); 41] = [
+pub(crate) const FILES: [(&str, &str); 42] = [
     (
         "tenant-depth",
         include_str!("../tests/fixtures/tenant-depth.yaml"),
@@ -246,6 +246,10 @@ pub(crate) const FILES: [(&str, &str); 41] = [
         include_str!("../tests/fixtures/tenant-lines.yaml"),
     ),
     (
+        "embedded-figures",
+        include_str!("../tests/fixtures/embedded-figures.yaml"),
+    ),
+    (
         "expiring-embedded",
         include_str!("../tests/fixtures/expiring-embedded.yaml"),
     ),
@@ -276,11 +280,13 @@ pub(crate) const FILES: [(&str, &str); 41] = [
 /// `outlier-include-newest` (check_outlier_newest.py),
 /// `outlier-child-filters` (check_outlier_filters.py), `bucket-tenant`
 /// (check_bucket_tenant.py), `expiring-embedded`
-/// (check_expiring_embedded.py), `hold-sum` (check_amount.py),
+/// (check_expiring_embedded.py), `embedded-figures`
+/// (check_embedded_figures.py), `hold-sum` (check_amount.py),
 /// `bid-one-auction` (check_same_instance.py), `tenant-parents`
 /// (check_tenant_insert.py) and `bucket-keyset` (check_bucket_keyset.py),
 /// which write documents whose children they know.
-const ONLY_BY_NAME: [&str; 15] = [
+const ONLY_BY_NAME: [&str; 16] = [
+    "embedded-figures",
     "bucket-keyset",
     "expiring-embedded",
     "bid-one-auction",

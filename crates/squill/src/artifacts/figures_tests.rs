@@ -140,3 +140,123 @@ print("ok: %d hours" % len(got))
     );
     assert!(out.contains("ok: 5 hours"), "{out}");
 }
+
+/// Queues and their tickets apart; a queue's page shows the number of
+/// its open tickets and the sum of their cost (review48 B5). Tickets
+/// expire, so no figure is kept: the read computes both.
+const QUEUES: &str = "
+name: open-queue-figures
+entities:
+  queue:
+    count: 1000
+    fields:
+      name: string(24)
+  ticket:
+    count: 2000000
+    fields:
+      title: string(80)
+      status: {type: string(8), enum: [open, pending, closed], required: true}
+      cost: {type: int, required: true}
+      opened_at: {type: date, required: true}
+    expires: {from: opened_at, after: 30 days}
+relationships:
+  tickets:
+    parent: queue
+    child: ticket
+    children: {min: 0, typical: 2000, max: unbounded}
+    child_field: queue_id
+    standalone: true
+    layout: parent-reference
+operations:
+  queue_page:
+    read: queue
+    rate: 200
+    filter: {_id: eq}
+    aggregates: [count(tickets where status = open), sum(tickets.cost where status = open)]
+  open_ticket:
+    insert: ticket
+    links: [tickets]
+    rate: 5
+";
+
+fn queues() -> (crate::model::Model, crate::design::Design) {
+    let model = crate::inputs::model_file::parse("open-queue-figures.yaml", QUEUES)
+        .expect("the model parses");
+    let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("the model advises");
+    (model, design)
+}
+
+/// A count and a sum of the same open tickets are two accumulators of
+/// one `$group`, not two aggregations; the walk is over the open tickets
+/// of the queue only, on `{queue_id, status}`: the subset's equality is a
+/// key of the index, not a test of every ticket of the queue.
+#[test]
+fn two_figures_of_one_subset_are_one_aggregation_on_the_subsets_index() {
+    let (_, d) = queues();
+    let page = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "queue_page")
+        .expect("queue_page");
+    let grouped: Vec<_> = page.steps.iter().filter(|s| s.figures.is_some()).collect();
+    assert_eq!(grouped.len(), 1, "{:#?}", page.steps);
+    let names: Vec<&str> = grouped[0]
+        .figures
+        .as_ref()
+        .map(|g| g.figures.iter().map(|f| f.name.as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(names, ["count", "sum_cost"]);
+    assert_eq!(
+        grouped[0].index.as_deref(),
+        Some("queue_id_1_status_1"),
+        "{:#?}",
+        grouped[0]
+    );
+    // A third of the queue's 2,000 tickets are open.
+    assert!(
+        grouped[0].documents < 1000.0,
+        "{} documents",
+        grouped[0].documents
+    );
+}
+
+/// Against the server: the one aggregation gives each figure of the open
+/// tickets of the queue read, and no other queue's.
+#[test]
+fn two_figures_of_one_subset_against_a_server() {
+    let Some((uri, python, _)) = server_tools() else {
+        return;
+    };
+    let (model, design) = queues();
+    let script = r#"
+import sys, datetime
+from pymongo import MongoClient
+sys.path.insert(0, sys.argv[1])
+import cookbook
+db = MongoClient(sys.argv[2])[sys.argv[3]]
+now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None, microsecond=0)
+db["ticket"].drop()
+db["queue"].drop()
+db["queue"].insert_many([{"_id": 1, "name": "a"}, {"_id": 2, "name": "b"}])
+db["ticket"].insert_many([
+    {"queue_id": 1, "title": "x", "status": "open", "cost": 10, "opened_at": now},
+    {"queue_id": 1, "title": "y", "status": "closed", "cost": 7, "opened_at": now},
+    {"queue_id": 1, "title": "z", "status": "open", "cost": 3, "opened_at": now},
+    {"queue_id": 2, "title": "w", "status": "open", "cost": 100, "opened_at": now},
+])
+got = cookbook.queue_page(db, 1)
+rows = got["ticket"]
+assert len(rows) == 1, got
+row = rows[0]
+assert row["count"] == 2 and row["sum_cost"] == 13, got
+print("ok: 2 open tickets costing 13 in one aggregation")
+"#;
+    let out = run_inline_python(
+        (&uri, &python),
+        (&model, &design),
+        ("open-queue-figures", "squill_open_queue_figures"),
+        script,
+    );
+    assert!(out.contains("ok: 2 open tickets costing 13"), "{out}");
+}

@@ -61,6 +61,10 @@ mod child_counts_tests;
 // Figures over a subset of the children kept in the parent (issue 41).
 #[cfg(test)]
 mod subset_figures_tests;
+// Figures over children embedded in the parent, computed in its find
+// (review48 A6).
+#[cfg(test)]
+mod embedded_figures_tests;
 // Reads of lines embedded in orders under a tenant (review47 item 4).
 #[cfg(test)]
 mod element_updates_tests;

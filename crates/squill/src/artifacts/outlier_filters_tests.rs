@@ -355,8 +355,88 @@ fn an_outlier_figure_over_a_subset_tests_the_subset_apart() {
             && matches!(&c.value, crate::model::Literal::Text(v) if v == "hub")),
         "{rest:?}"
     );
+    // Read only for a parent whose array is full, on an index that leads
+    // with the parent: it once ran on every read, through a collection
+    // scan (review48 A7).
+    let full = rest.if_full.as_ref().expect("read only for a full parent");
+    assert_eq!(full.array, "scans");
+    assert!(
+        rest.index
+            .as_deref()
+            .is_some_and(|i| i.starts_with("parcel_1")),
+        "{rest:?}"
+    );
     let [py, sh, node] = code(&d, "parcel_page");
     for text in [&py, &sh, &node] {
         assert!(text.contains(r#""kind": "hub""#), "{text}");
+        assert!(text.contains(&format!(">= {}", full.threshold)), "{text}");
     }
+}
+
+fn outlier_figure() -> (crate::model::Model, crate::design::Design) {
+    let yaml = include_str!("../../tests/fixtures/outlier-child-filters.yaml").replacen(
+        "operations:\n",
+        "operations:\n  parcel_page:\n    read: parcel\n    rate: 200\n    filter: {_id: eq}\n    aggregates: [count(scans where kind = hub)]\n",
+        1,
+    );
+    let model = crate::inputs::model_file::parse("oca.yaml", &yaml).expect("a valid model");
+    let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("a design");
+    (model, d)
+}
+
+/// Against the server: a parcel whose array has room has no scans apart
+/// to read, so a stray scan kept apart for it is not read; a full
+/// parcel's scans apart of the subset are (review48 A7: the code read
+/// them for every parcel).
+#[test]
+fn an_outlier_figures_rest_is_read_for_a_full_parent_against_a_server() {
+    let Some((uri, python, _)) = server_tools() else {
+        return;
+    };
+    let (model, d) = outlier_figure();
+    let p = plan(&d, "parcel_page");
+    let rest = p
+        .steps
+        .iter()
+        .find(|s| s.collection == "scan")
+        .expect("the rest");
+    // The array's cap, whether or not the step says it is gated.
+    let n = rest.if_full.as_ref().map_or(1700, |f| f.threshold);
+    let script = format!(
+        r#"
+import sys
+from pymongo import MongoClient
+sys.path.insert(0, sys.argv[1])
+import cookbook
+db = MongoClient(sys.argv[2])[sys.argv[3]]
+db["parcel"].drop()
+db["scan"].drop()
+kinds = ["hub", "door", "van"]
+db["parcel"].insert_one({{"_id": "A", "tracking": "a", "scans": [{{"_id": i, "kind": kinds[i % 3]}} for i in range(5)]}})
+db["parcel"].insert_one({{"_id": "F", "tracking": "f", "scans": [{{"_id": 10000 + i, "kind": kinds[i % 3]}} for i in range({n})]}})
+db["scan"].insert_many([
+    {{"_id": 1, "parcel": "A", "kind": "hub"}},
+    {{"_id": 2, "parcel": "F", "kind": "hub"}},
+    {{"_id": 3, "parcel": "F", "kind": "hub"}},
+    {{"_id": 4, "parcel": "F", "kind": "van"}},
+])
+a = cookbook.parcel_page(db, "A")
+apart = [s["_id"] for s in a["scan"]]
+assert apart == [], ("A has room: nothing apart is read", apart)
+print("ok: A (room in its array): nothing read apart")
+f = cookbook.parcel_page(db, "F")
+apart = sorted(s["_id"] for s in f["scan"])
+assert apart == [2, 3], ("F is full: its hubs apart", apart)
+print("ok: F (full): its 2 hubs apart read")
+"#
+    );
+    let out = super::external_tests::run_inline_python(
+        (&uri, &python),
+        (&model, &d),
+        ("outlier-figure-rest", "squill_outlier_figure_rest"),
+        &script,
+    );
+    assert!(out.contains("ok: A (room in its array)"), "{out}");
+    assert!(out.contains("ok: F (full): its 2 hubs apart read"), "{out}");
 }

@@ -128,3 +128,48 @@ fn subset_figures_follow_every_write_against_a_server() {
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
     says_in_each_language(&out, "", &lines);
 }
+
+/// The subset-figures model with one more write of tickets.
+fn with_write(write: &str) -> crate::design::Design {
+    let (_, text) = crate::fixtures::FILES
+        .iter()
+        .find(|(n, _)| *n == "subset-figures")
+        .expect("the fixture");
+    let yaml = format!("{text}{write}");
+    let model = crate::inputs::model_file::parse("sf.yaml", &yaml).expect("a valid model");
+    crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("a design")
+}
+
+/// A write that cannot learn each child's share leaves a figure over a
+/// subset computed at read time, not kept: a delete of many tickets by
+/// a filter (its per-queue counts down count every ticket), and a move
+/// of a ticket to another queue (filtagg48's open list, review48 B6).
+#[test]
+fn a_write_that_cannot_move_a_subset_figure_leaves_it_computed() {
+    for write in [
+        "  purge_closed:\n    delete: ticket\n    filter: {status: eq}\n    rate: 0.01\n",
+        "  move_ticket:\n    update: ticket\n    filter: {_id: eq}\n    relinks: [tickets]\n    rate: 1\n",
+    ] {
+        let d = with_write(write);
+        let queue = d
+            .collections
+            .iter()
+            .find(|c| c.name == "queue")
+            .expect("queue");
+        let example = queue.example.to_string();
+        assert!(
+            !example.contains("tickets_count_status_open"),
+            "{write}: kept: {example}"
+        );
+        let page = d
+            .operations
+            .iter()
+            .find(|o| o.operation == "queue_page")
+            .expect("queue_page");
+        assert!(
+            page.steps.iter().any(|s| s.collection == "ticket"),
+            "{write}: {:#?}",
+            page.steps
+        );
+    }
+}

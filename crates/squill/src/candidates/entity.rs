@@ -263,6 +263,21 @@ pub(super) fn filter_suffix(c: &crate::model::Condition) -> String {
     clean
 }
 
+/// The key a figure computed at read time comes back under, beside the
+/// array it is computed over: `tickets_count`, `tickets_sum_cost`, and
+/// the subset's test after it (`tickets_count_status_open`), as a kept
+/// figure of the same children is named.
+pub fn read_figure_name(parent_field: &str, agg: &crate::model::Aggregate) -> String {
+    let base = match (&agg.function, &agg.field) {
+        (AggregateFn::Count, _) | (_, None) => format!("{parent_field}_{}", fn_name(agg.function)),
+        (f, Some(field)) => format!("{parent_field}_{}_{field}", fn_name(*f)),
+    };
+    match &agg.filter {
+        Some(c) => format!("{base}_{}", filter_suffix(c)),
+        None => base,
+    }
+}
+
 pub fn fn_name(f: AggregateFn) -> &'static str {
     f.name()
 }
@@ -305,18 +320,49 @@ fn shared_name(names: &[&str]) -> String {
 /// figure is over (its sum's field, its test's field) moves the figure by
 /// an amount only the write knows: both left the kept figure stale
 /// (review48 A1, A2), so the read computes it instead.
+///
+/// A figure over a subset is moved by each child's share (0 outside the
+/// subset), which a write learns from the child it writes. Three writes
+/// do not learn it, so they would leave the figure stale, and the read
+/// computes it instead (filtagg48's open list, review48 B6):
+/// - a delete by a filter that names no one child: it deletes children
+///   of many parents in one `deleteMany`, and its per-parent counts down
+///   count every child, not the subset;
+/// - an update that moves a child to another parent (`relinks`): the old
+///   parent's figure would lose, and the new one's gain, the child's
+///   share, which that plan does not compute;
+/// - a link or unlink of the relationship by itself.
 fn keepable(model: &crate::model::Model, child: EntityId, agg: &crate::model::Aggregate) -> bool {
+    use crate::model::OperationKind;
     let depends = |f: &str| {
         agg.filter
             .as_ref()
             .is_some_and(|c| c.field == f || agg.field.as_deref() == Some(f))
     };
-    model
-        .workload
-        .operations
-        .iter()
-        .filter(|op| op.entity_in(model) == child)
-        .all(|op| !op.terms.upserts() && !op.terms.increments.iter().any(|i| depends(&i.field)))
+    let subset = agg.filter.is_some();
+    let unshared = |op: &crate::model::Operation| match &op.kind {
+        OperationKind::Delete { entity, filter } => {
+            crate::model::identity(model, *entity, filter).is_none()
+        }
+        OperationKind::Update { relinks, .. } => relinks.contains(&agg.relationship),
+        _ => false,
+    };
+    let links = model.workload.operations.iter().any(|op| {
+        matches!(&op.kind,
+            OperationKind::Link { relationship, .. } | OperationKind::UpdateLink { relationship, .. }
+                if *relationship == agg.relationship)
+    });
+    !(subset && links)
+        && model
+            .workload
+            .operations
+            .iter()
+            .filter(|op| op.entity_in(model) == child)
+            .all(|op| {
+                !op.terms.upserts()
+                    && !op.terms.increments.iter().any(|i| depends(&i.field))
+                    && !(subset && unshared(op))
+            })
 }
 
 #[cfg(test)]

@@ -10,4 +10,4 @@ pub mod growth;
 pub mod placement;
 pub mod space;
 
-pub use entity::{EntityCandidate, enumerate as entity_candidates, fn_name};
+pub use entity::{EntityCandidate, enumerate as entity_candidates, fn_name, read_figure_name};

@@ -692,6 +692,28 @@ pub struct ArraySlice {
     /// is full cannot read it from an array that comes back filtered.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub stored: bool,
+    /// Figures computed on the server over the array's elements, each
+    /// beside the array under its own key (`tickets_count_status_open`):
+    /// a read's aggregate over children embedded in its parent, over the
+    /// live elements that pass its test (review48 A6: the whole array
+    /// came back, expired elements included, and no figure).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<SliceFigure>,
+}
+
+/// One figure of an array's elements computed in the find's projection:
+/// `function` of `field` (none for a count) over the elements that pass
+/// `test` (a path under the element) and are still alive (`unexpired`).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SliceFigure {
+    pub name: String,
+    pub function: crate::model::AggregateFn,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<StepCondition>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unexpired: Option<SliceUnexpired>,
 }
 
 impl ArraySlice {

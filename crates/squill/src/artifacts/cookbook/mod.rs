@@ -489,7 +489,9 @@ fn compares_expiry(ops: &[OpCode]) -> bool {
             s.filter
                 .iter()
                 .any(|(_, e)| matches!(e, code::Expr::Unexpired(_)))
-                || s.slices.iter().any(|x| x.unexpired.is_some())
+                || s.slices.iter().any(|x| {
+                    x.unexpired.is_some() || x.figures.iter().any(|f| f.unexpired.is_some())
+                })
         })
     })
 }

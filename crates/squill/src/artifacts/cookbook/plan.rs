@@ -2275,6 +2275,20 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                     "{} — only for a document whose array is full (about once every {n} runs); added to the array's count",
                     crate::design::Purpose::texts(&step.purpose)
                 ),
+                // A figure's rest: the application adds its children's
+                // figure to the array's (no order, no limit to merge in).
+                Some(n)
+                    if step.if_full.is_some()
+                        && step
+                            .purpose
+                            .iter()
+                            .any(|p| matches!(p, crate::design::Purpose::ComputeOverChildren { .. })) =>
+                {
+                    format!(
+                        "{} — only for a document whose array is full (about once every {n} runs); the figure of these children is added to the array's",
+                        crate::design::Purpose::texts(&step.purpose)
+                    )
+                }
                 Some(n) if step.if_full.is_some() => format!(
                     "{} — only for a document whose array is full (about once every {n} runs); merged with the array's, in order, to the limit",
                     crate::design::Purpose::texts(&step.purpose)
@@ -2416,6 +2430,7 @@ fn sliced_projection(design: &Design, step: &crate::design::Step) -> Vec<String>
                 && x.filter.is_empty()
                 && !x.count
                 && !x.stored
+                && x.figures.is_empty()
         })
     {
         return step.projection.clone();

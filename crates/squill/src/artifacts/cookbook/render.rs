@@ -1460,6 +1460,13 @@ fn projection(lang: Lang, step: &StepCode) -> Option<String> {
                 .iter()
                 .map(|x| (x.path.clone(), slice(lang, x, &step.slice_filters))),
         );
+        // The read's figures over the array's live elements that pass
+        // their tests, beside it.
+        pairs.extend(step.slices.iter().flat_map(|x| {
+            x.figures
+                .iter()
+                .map(move |f| (f.name.clone(), slice_figure(lang, &x.path, f)))
+        }));
         // The stored length beside an array returned filtered: whether
         // the parent is full.
         pairs.extend(step.slices.iter().filter(|x| x.stored).map(|x| {
@@ -1557,6 +1564,48 @@ fn array_filters(lang: Lang, step: &StepCode) -> Option<String> {
             .collect();
         format!("[{}]", items.join(", "))
     })
+}
+
+/// A figure of an array's elements computed in a find's projection:
+/// the elements still alive that pass the figure's test (`$filter`), then
+/// their number (`$size`) or the sum, average, least or greatest of a
+/// field of theirs (over `$map`: SecantusDB gives nothing for a path
+/// through an array).
+fn slice_figure(lang: Lang, array: &str, f: &crate::design::SliceFigure) -> String {
+    let mut input = format!("{{\"$ifNull\": [{}, []]}}", q(&format!("${array}")));
+    if let Some(t) = &f.test {
+        let tests = [(
+            format!("{array}.{}", t.path),
+            Expr::Test(t.test, t.value.clone()),
+        )];
+        if let Some(cond) = super::pipeline::elements_passing(&spell(lang), &tests, array, "this") {
+            input = format!("{{\"$filter\": {{\"input\": {input}, \"cond\": {cond}}}}}");
+        }
+    }
+    if let Some(e) = &f.unexpired {
+        let since = alive_since(lang, e.seconds);
+        input = format!(
+            "{{\"$filter\": {{\"input\": {input}, \"cond\": {{\"$gt\": [{}, {since}]}}}}}}",
+            q(&format!("$$this.{}", e.field)),
+        );
+    }
+    let values = |field: &str| {
+        format!(
+            "{{\"$map\": {{\"input\": {input}, \"as\": \"e\", \"in\": {}}}}}",
+            q(&format!("$$e.{field}"))
+        )
+    };
+    let op = match f.function {
+        crate::model::AggregateFn::Sum => "$sum",
+        crate::model::AggregateFn::Avg => "$avg",
+        crate::model::AggregateFn::Min => "$min",
+        crate::model::AggregateFn::Max => "$max",
+        _ => return format!("{{\"$size\": {input}}}"),
+    };
+    match &f.field {
+        Some(field) => format!("{{{}: {}}}", q(op), values(field)),
+        None => format!("{{\"$size\": {input}}}"),
+    }
 }
 
 /// `.skip((page - 1) * limit)` of a read paged by `skip` (the same in

@@ -117,7 +117,7 @@ impl<'a> Planner<'a> {
         let n = f.typical(r);
         let fname = crate::candidates::fn_name(agg.function);
         match layout {
-            Layout::Embed => {}
+            Layout::Embed => self.figure_in_array(plan, (e, m, from_step), agg),
             // A subset answers only when it holds every child: a parent with
             // more than `k` would need the query anyway.
             Layout::Subset { k, .. } if rel.children.max.finite().is_some_and(|max| max <= *k) => {}
@@ -156,6 +156,15 @@ impl<'a> Planner<'a> {
                 if let Some(x) = &agg.field {
                     step.projection.push(acc.path(x));
                 }
+                // Only a parent whose array is full has children apart: the
+                // query runs for it alone, as the include's rest does (review48
+                // A7: the code ran it on every read).
+                step.if_full = Some(Box::new(crate::design::IfFull {
+                    step: from_step,
+                    array: self.access(e).path(&rel.parent_field),
+                    threshold: *threshold,
+                    each: false,
+                }));
                 let covered = agg.function == AggregateFn::Count && agg.filter.is_none();
                 self.push_outlier_rest(plan, op, step, path, (rest, 1.0), rel.child, covered);
             }
@@ -202,6 +211,52 @@ impl<'a> Planner<'a> {
                 // by the application).
                 let grouped = acc.per_root <= 1.0
                     && !matches!(agg.function, AggregateFn::First | AggregateFn::Last);
+                // Another figure of the same children (a count and a sum of
+                // the open tickets) is one more accumulator of the `$group`
+                // already planned: one aggregation, not one per figure
+                // (review48 B5).
+                let by = acc.path(&path);
+                let same = |s: &&mut Step| {
+                    s.collection == step.collection
+                        && s.filter == step.filter
+                        && s.conditions == step.conditions
+                        && s.figures
+                            .as_ref()
+                            .is_some_and(|g| g.by == by && g.per.is_none() && g.unwind.is_none())
+                };
+                if grouped && let Some(prev) = plan.steps.iter_mut().find(same) {
+                    let figure = step_figure(agg, &acc);
+                    if let Some(g) = prev.figures.as_mut()
+                        && !g.figures.iter().any(|x| x.name == figure.name)
+                    {
+                        plan.cost.bytes_read += m * (figure.name.len() as f64 + 10.0);
+                        g.figures.push(figure);
+                        prev.purpose.extend(step.purpose);
+                    }
+                    return;
+                }
+                // The subset's equality is a key after the parent's id: the
+                // walk reads the subset's children only.
+                let subset = agg
+                    .filter
+                    .as_ref()
+                    .filter(|c| c.test == crate::model::Test::Eq && acc.per_root <= 1.0)
+                    .map(|c| {
+                        let share = self.selectivity(
+                            rel.child,
+                            &[crate::model::Filter::new(
+                                f.model,
+                                rel.child,
+                                vec![c.field.clone()],
+                                FilterOp::Eq,
+                            )],
+                        );
+                        (acc.path(&c.field), share)
+                    });
+                let share = subset.as_ref().map_or(1.0, |(_, s)| *s);
+                let total = total * share;
+                let roots = (roots * share).ceil();
+                step.documents = total;
                 let bytes_read = if grouped {
                     let g = step_figures(acc.path(&path), None, vec![step_figure(agg, &acc)], m);
                     let bytes = m * row_bytes(Some(&g));
@@ -219,19 +274,82 @@ impl<'a> Planner<'a> {
                     bytes_read,
                     ..StepCost::default()
                 };
-                self.push(
-                    plan,
-                    op,
-                    step,
-                    cost,
-                    Some((vec![(acc.path(&path), 1)], rel.child, acc.docs)),
-                );
+                let keys = std::iter::once((by, 1))
+                    .chain(subset.map(|(k, _)| (k, 1)))
+                    .collect();
+                self.push(plan, op, step, cost, Some((keys, rel.child, acc.docs)));
             }
         }
     }
 }
 
 impl Planner<'_> {
+    /// An aggregate over children embedded in the parent the read finds:
+    /// computed on the server in that find's projection, beside the array,
+    /// over the elements that pass the aggregate's test and, for an
+    /// expiring child, are still alive (nothing deletes the expired ones
+    /// from the array). The array comes back cut to its live elements too.
+    /// A first or a last needs an order the model does not give: the
+    /// application takes it from the array.
+    fn figure_in_array(
+        &self,
+        plan: &mut OpPlan,
+        (e, m, from_step): (EntityId, f64, usize),
+        agg: &crate::model::Aggregate,
+    ) {
+        if matches!(agg.function, AggregateFn::First | AggregateFn::Last) {
+            return;
+        }
+        let rel = self.facts.model.relationship(agg.relationship);
+        let acc = self.access(e);
+        let path = acc.path(&rel.parent_field);
+        let unexpired = self
+            .facts
+            .model
+            .entity(rel.child)
+            .expires
+            .as_ref()
+            .map(|x| crate::design::SliceUnexpired {
+                field: x.field.clone(),
+                seconds: x.seconds,
+            });
+        let figure = crate::design::SliceFigure {
+            name: crate::candidates::read_figure_name(&path.replace('.', "_"), agg),
+            function: agg.function,
+            field: agg.field.clone(),
+            test: agg.filter.as_ref().map(|c| crate::design::StepCondition {
+                path: c.field.clone(),
+                plus: None,
+                test: c.test,
+                value: c.value.clone(),
+            }),
+            unexpired: unexpired.clone(),
+        };
+        let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) else {
+            return;
+        };
+        if s.action != Action::Find || s.collection != acc.collection {
+            return;
+        }
+        // A double per parent read beside its document.
+        let bytes = m * (figure.name.len() as f64 + 10.0);
+        match s.slices.iter_mut().find(|x| x.path == path) {
+            Some(x) if x.figures.iter().any(|f| f.name == figure.name) => return,
+            Some(x) => x.figures.push(figure),
+            None => s.slices.push(crate::design::ArraySlice {
+                path,
+                sort: Vec::new(),
+                limit: None,
+                unexpired,
+                filter: Vec::new(),
+                count: false,
+                stored: false,
+                figures: vec![figure],
+            }),
+        }
+        plan.cost.bytes_read += bytes;
+    }
+
     /// Aggregates per time unit over the latest units (1-minute candles of
     /// the last day), all over one relationship and one window. Buckets of
     /// that unit which keep every figure answer with one document per unit,

@@ -294,6 +294,7 @@ impl<'a> Planner<'a> {
             filter: Vec::new(),
             count: false,
             stored: false,
+            figures: Vec::new(),
         });
     }
 

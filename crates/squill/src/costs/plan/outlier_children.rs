@@ -66,6 +66,7 @@ impl Planner<'_> {
             filter,
             count: false,
             stored,
+            figures: Vec::new(),
         });
     }
 
@@ -119,6 +120,7 @@ impl Planner<'_> {
                 filter: Vec::new(),
                 count: true,
                 stored: rest,
+                figures: Vec::new(),
             });
         }
         for x in holder.slices.iter_mut().filter(|x| x.path == array) {

@@ -22,12 +22,24 @@ pub(super) fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
                 function,
                 field,
                 relationship,
+                filter,
                 ..
             } = &f.origin
             else {
                 continue;
             };
             if old.is_some_and(|o| o.shape.fields.iter().any(|g| same_field(f, g))) {
+                continue;
+            }
+            // A figure over a subset (`count(tickets where status = open)`):
+            // the steps below compute over every child, so the figure
+            // written would be wrong (filtagg48). Refused until a step
+            // tests the subset.
+            if filter.is_some() {
+                p.refused.push(format!(
+                    "`{}.{}` is a figure over a subset of the children, which the migration does not compute yet",
+                    coll.name, f.name
+                ));
                 continue;
             }
             let ShapeType::Scalar { bson_type, .. } = &f.ty else {

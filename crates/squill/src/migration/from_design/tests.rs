@@ -2304,3 +2304,19 @@ fn buckets_built_under_a_tenant_hold_its_id() {
         "both buckets, of ticks and of comments"
     );
 }
+
+/// A figure over a subset of the children kept by the recommended design
+/// and not today's: the migration's steps compute over every child, so
+/// it refuses it rather than write the wrong figure (filtagg48).
+#[test]
+fn a_figure_over_a_subset_is_refused_not_computed_over_every_child() {
+    let yaml = format!(
+        "{}current:\n  tickets: embed\n",
+        include_str!("../../../tests/fixtures/subset-figures.yaml")
+    );
+    let text = refused(&yaml);
+    assert!(
+        text.contains("`queue.tickets_count_status_open` is a figure over a subset"),
+        "{text}"
+    );
+}

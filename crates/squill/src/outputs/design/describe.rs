@@ -74,7 +74,42 @@ pub(crate) fn slice(x: &crate::design::ArraySlice) -> String {
             words::duration_seconds(e.seconds)
         ));
     }
+    for f in &x.figures {
+        text.push_str(&format!(", and {}", slice_figure(&x.path, f)));
+    }
     text
+}
+
+/// A figure computed beside an array (`tickets_count_status_open: the
+/// number of the live tickets where status = "open", computed on the
+/// server ($size of $filter)`).
+fn slice_figure(array: &str, f: &crate::design::SliceFigure) -> String {
+    let what = match (f.function, &f.field) {
+        (crate::model::AggregateFn::Count, _) | (_, None) => "the number".to_string(),
+        (func, Some(field)) => format!("the {} of {field}", crate::candidates::fn_name(func)),
+    };
+    let live = if f.unexpired.is_some() { "live " } else { "" };
+    let test = f.test.as_ref().map_or(String::new(), |c| {
+        let value = match &c.value {
+            crate::model::Literal::Number(n) => words::num(*n),
+            crate::model::Literal::Text(t) => format!("\"{t}\""),
+            crate::model::Literal::Bool(b) => b.to_string(),
+            crate::model::Literal::Amount(v)
+            | crate::model::Literal::Field(v)
+            | crate::model::Literal::Param(v) => v.clone(),
+        };
+        format!(" where {} {} {value}", c.path, c.test.symbol())
+    });
+    let how = match (f.function, f.test.is_some() || f.unexpired.is_some()) {
+        (crate::model::AggregateFn::Count, true) => "$size of $filter",
+        (crate::model::AggregateFn::Count, false) => "$size",
+        (_, true) => "over $filter",
+        (_, false) => "over the array",
+    };
+    format!(
+        "{}: {what} of the {live}{array}{test}, computed on the server ({how})",
+        f.name
+    )
 }
 
 /// A step's filter with its sort and limit (`customer = ? sort {at: -1} limit 10`).
