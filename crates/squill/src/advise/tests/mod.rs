@@ -29,6 +29,7 @@ mod phrasing;
 mod phrasing_words;
 mod pins;
 mod place_filters;
+mod archive_tenant;
 mod place_tenants;
 mod places;
 mod priced_reads;
