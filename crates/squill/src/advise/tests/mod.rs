@@ -2,6 +2,7 @@
 
 mod aggregate_beside_page;
 mod alternatives;
+mod archive_tenant;
 mod atomic_groups;
 mod bounded;
 mod bucket_tenant;
@@ -29,7 +30,6 @@ mod phrasing;
 mod phrasing_words;
 mod pins;
 mod place_filters;
-mod archive_tenant;
 mod place_tenants;
 mod places;
 mod priced_reads;

@@ -50,7 +50,10 @@ fn a_place_read_under_a_tenant_finds_what_a_write_finds() {
         let d = design(&text);
         for op in ["list_near", "purge_near"] {
             let step = &plan(&d, op).steps[0];
-            assert!((step.documents - inside).abs() < 1e-6, "{tenant}{op} {step:?}");
+            assert!(
+                (step.documents - inside).abs() < 1e-6,
+                "{tenant}{op} {step:?}"
+            );
         }
     }
 }
