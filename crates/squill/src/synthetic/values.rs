@@ -578,13 +578,15 @@ pub fn live_date(rng: &mut Rng, key: u64, now: i64, life: i64) -> i64 {
     }
 }
 
-/// A date from `from` up to `to` (milliseconds), spread evenly over the
-/// span as `live_date` spreads its own: cycling with the instance number
-/// at the usual step, with jitter below it.
+/// A date from `from` up to `to` (milliseconds), spread over the span as
+/// `live_date` spreads its own: cycling with the instance number at the
+/// usual step, with jitter below it, back from `to`, so that a small load
+/// holds the newest dates of its side (far from the horizon the live side
+/// is moved past).
 pub fn window_date(rng: &mut Rng, key: u64, from: i64, to: i64) -> i64 {
     let span = (to - from).max(1);
     let step = (key % (1 << 32)) as i64;
-    from + (step * DATE_STEP_MS + rng.below(DATE_STEP_MS as u64) as i64) % span
+    to - 1 - (step * DATE_STEP_MS + rng.below(DATE_STEP_MS as u64) as i64) % span
 }
 
 /// What a string field holds, from its name and its entity's name: decided
