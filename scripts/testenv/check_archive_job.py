@@ -15,7 +15,12 @@ a whole run, a run that stops after its insert, and that run again whole.
 After each, every document is in exactly one of the two collections, except
 after the stopped run, where the copied ones are in both and none is missing.
 
-python check_archive_job.py DIR URI DB MONGOSH [BATCH], with DIR the
+Under a tenant (audit49 A3) the job spans every tenant: with TENANT, the
+field that holds each document's tenant, the documents are spread over three
+tenants, and the batch must move whole (a delete of one tenant's part left
+the rest in both collections).
+
+python check_archive_job.py DIR URI DB MONGOSH [BATCH [TENANT]], with DIR the
 directory `squill generate` wrote (cookbook.py, cookbook.mongosh.js,
 cookbook.js) and DB set up by its setup.js. Driven by the cookbook's PLAN.
 With BATCH, each run's find is called with that batch (its parameter,
@@ -69,7 +74,7 @@ def where(db, live, archive, ids):
     return len(in_live), len(in_archive), len(lost), len(both)
 
 
-def check(db, book, lang, plan, job, examples, chosen):
+def check(db, book, lang, plan, job, examples, chosen, tenant=None):
     find, insert, delete = job
     fop, iop, dop = plan[find], plan[insert], plan[delete]
     live = fop["steps"][0]["collection"]
@@ -90,11 +95,14 @@ def check(db, book, lang, plan, job, examples, chosen):
     # A tenth of a batch more than a batch, one a second, all in the range.
     start = datetime.datetime(2020, 1, 1)
     n = batch + max(1, batch // 10)
+    tenants = [ObjectId() for _ in range(3)]
     docs = []
     for i in range(n):
         doc = copy.deepcopy(examples[live])
         doc["_id"] = ObjectId()
         doc[date] = start + datetime.timedelta(seconds=i)
+        if tenant is not None:
+            doc[tenant] = tenants[i % 3]
         docs.append(doc)
     db[live].insert_many(docs)
     ids = [d["_id"] for d in docs]
@@ -111,7 +119,14 @@ def check(db, book, lang, plan, job, examples, chosen):
             # instead (as it used to) gets the range.
             args = {}
             for p in dop["params"]:
-                args[p["name"]] = [d["_id"] for d in found] if p["kind"] == "list" else window.get(p["name"])
+                if p["kind"] == "list":
+                    args[p["name"]] = [d["_id"] for d in found]
+                elif tenant is not None and p["name"] not in window:
+                    # A delete that asks for a tenant gets the first
+                    # document's, as a caller holding one would pass.
+                    args[p["name"]] = found[0][tenant]
+                else:
+                    args[p["name"]] = window.get(p["name"])
             getattr(book, delete)(db, **args)
         return len(found)
 
@@ -137,8 +152,9 @@ def check(db, book, lang, plan, job, examples, chosen):
         fail(f"{lang} {find}: the job failed: {type(e).__name__}: {e}")
         return
     if good:
+        spread = " over three tenants" if tenant is not None else ""
         ok(
-            f"{lang} {find[: -len('_find')]}: {n} documents in a range, a batch of {batch}: each in one "
+            f"{lang} {find[: -len('_find')]}: {n} documents in a range{spread}, a batch of {batch}: each in one "
             f"collection after each run, none lost after a run stopped before its delete and run again"
         )
 
@@ -146,6 +162,7 @@ def check(db, book, lang, plan, job, examples, chosen):
 def main():
     directory, uri, db_name, mongosh = sys.argv[1:5]
     chosen = int(sys.argv[5]) if len(sys.argv) > 5 else None
+    tenant = sys.argv[6] if len(sys.argv) > 6 else None
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import three_cookbooks
 
@@ -154,7 +171,7 @@ def main():
     checked = 0
     for job in jobs(cookbook.PLAN):
         for lang, book in books:
-            check(db, book, lang, cookbook.PLAN, job, examples, chosen)
+            check(db, book, lang, cookbook.PLAN, job, examples, chosen, tenant)
         checked += 1
     print(f"checked {checked} archiving job(s) on a range past their batch")
     sys.exit(1 if failures or checked == 0 else 0)

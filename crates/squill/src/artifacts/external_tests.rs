@@ -1567,6 +1567,46 @@ fn an_archive_job_loses_nothing_past_its_batch_against_a_server() {
     );
 }
 
+/// audit49 A3: under a tenant the archiving job spans every tenant. Its
+/// find takes a batch by age across tenants; its delete took one tenant's
+/// part, and the rest stayed in both collections. The documents are
+/// spread over three accounts here, and after each run every one is in
+/// exactly one collection (scripts/testenv/check_archive_job.py).
+#[test]
+fn an_archive_job_under_a_tenant_moves_its_whole_batch_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let text = r"
+name: archive-tenant
+tenant: account
+entities:
+  account: {count: 20000, fields: {name: string(30)}}
+  entry:
+    count: 2000000000
+    fields: {at: date, actor: {type: string(30), distinct: 500000}, diff: string(400)}
+relationships:
+  entries: {parent: account, child: entry, children: {min: 0, typical: 100000, max: 40000000}, child_field: account}
+operations:
+  log: {insert: entry, rate: 30}
+  recent_by_actor: {read: entry, filter: {actor: eq, at: since(30 days)}, sort: -at, limit: 50, rate: 10}
+";
+    let model = crate::inputs::model_file::parse("archive-tenant.yaml", text).unwrap();
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("archive-job-tenant", "squill_archive_tenant", true),
+        ("check_archive_job.py", &["30", "account"]),
+    );
+    says_in_each_language(
+        &out,
+        "checked 1 archiving job(s) on a range past their batch",
+        &["ok: {lang} archive_entry: 33 documents in a range over three tenants, a batch of 30"],
+    );
+}
+
 /// The test scripts read the cookbooks' results as pymongo names them
 /// (issue 41, review): a step gated on a write that matched, or on the
 /// delete before it (`or_deleted`: a time bucket deleted with its last

@@ -286,6 +286,8 @@ pub fn as_archive(
         }
         out.workload.operations[i].kind = kind;
         if let Some(c) = clone {
+            let paging = across_split(op);
+            out.workload.operations[i].paging = paging;
             both.push(op.name.clone());
             extra.push(Operation {
                 terms: op.terms.clone(),
@@ -293,7 +295,7 @@ pub fn as_archive(
                 kind: c,
                 rates: op.rates.clone(),
                 description: Some(format!("{} on the archived {}", op.name, e.name)),
-                paging: op.paging,
+                paging,
                 finds_tenant: op.finds_tenant,
                 all_tenants: op.all_tenants,
                 counts: op.counts,
@@ -313,6 +315,26 @@ pub fn as_archive(
             both,
         },
     ))
+}
+
+/// The paging of a read that runs on both collections (audit49 A4): by
+/// keyset, whatever the model says. Page N by `skip` is no page of either
+/// half: the archive's half would have to skip what the live collection
+/// holds before it, a count the caller does not have, and two halves each
+/// skipped `(N − 1) · limit` and merged lose entries (100 of 300 on the
+/// server). A cursor (the last item's sort key, then its `_id`) is valid
+/// in both collections: each half's page after it, merged by the sort and
+/// cut to the limit, is the whole history's next page. A read with no
+/// sort has no cursor and keeps its paging (its pages have no order).
+fn across_split(op: &Operation) -> Option<super::Paging> {
+    let sorted = matches!(&op.kind, OperationKind::Read { sort, .. } if !sort.is_empty());
+    op.paging.map(|p| match p.by {
+        super::PagingBy::Skip if sorted => super::Paging {
+            by: super::PagingBy::Keyset,
+            ..p
+        },
+        _ => p,
+    })
 }
 
 /// A cardinality scaled to a share of the children (the young ones, or
@@ -489,7 +511,8 @@ impl Split<'_> {
     /// date range again: the find takes at most a batch, and a range that
     /// holds more would lose the rest, deleted and never archived
     /// (audit43 H). It runs as often as the entity's inserts
-    /// fill a batch, in each mix.
+    /// fill a batch, in each mix. Under a tenant it spans every tenant
+    /// (`all_tenants`): the batch is the oldest of them all.
     fn job(&self, out: &Model) -> Vec<Operation> {
         let name = &self.model.entity(self.entity).name;
         let (_, live, _) = self.counts;
@@ -522,7 +545,11 @@ impl Split<'_> {
             description: Some(what),
             paging: None,
             finds_tenant: false,
-            all_tenants: false,
+            // One job for every tenant (audit49 A3): its find takes a batch
+            // by age alone, across the tenants, so its copy and its delete
+            // must take that whole batch too. Scoped, the delete named one
+            // tenant and left the rest of the batch in both collections.
+            all_tenants: true,
             counts: false,
         };
         vec![

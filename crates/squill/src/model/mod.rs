@@ -45,7 +45,9 @@ pub use growth::{Growth, Percentile, Period};
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use sides::{DISAGREE_FACTOR as SIDES_DISAGREE_FACTOR, agree_sides, links_by_side};
-pub use tenancy::{Tenant, by_id_alone, implied, searches_places, tenant_local};
+pub use tenancy::{
+    Tenant, by_id_alone, implied, own_conditions_within_tenant, searches_places, tenant_local,
+};
 pub use unlinked::inserts_without_parent;
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{

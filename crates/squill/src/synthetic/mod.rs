@@ -12,6 +12,7 @@
 //! `artifacts` are built by the same code (`examples`).
 
 mod appender;
+mod archive_dates;
 mod build_chunks;
 mod byte_out;
 pub mod check;
@@ -39,6 +40,8 @@ pub mod values;
 pub mod write;
 mod write_thread;
 
+#[cfg(test)]
+mod archive_dates_tests;
 #[cfg(test)]
 mod data_write_tests;
 #[cfg(test)]

@@ -205,6 +205,17 @@ impl<'c> FieldPlan<'c> {
                     }
                     _ => spec,
                 };
+                // The date an archive splits its entity by: each side's
+                // dates on its side of the horizon.
+                let spec = match (e, pop.now_ms) {
+                    (Some(e), Some(now)) if bson_type == "date" => {
+                        match super::archive_dates::window(model, pop.design, e, f, now) {
+                            Some((from, to)) => spec.between(from, to),
+                            None => spec,
+                        }
+                    }
+                    _ => spec,
+                };
                 let design_enum = match (e, ty) {
                     (Some(_), ShapeType::Scalar { enum_values, .. }) => enum_values.as_slice(),
                     _ => &[],

@@ -323,6 +323,9 @@ pub struct ScalarSpec<'m> {
     /// after the instance's own, so it never comes before the dates its
     /// insert wrote.
     later: bool,
+    /// For the date an archive splits its entity by: the span its dates
+    /// lie in, from and to in milliseconds (`window_date`). Wins over `live`.
+    window: Option<(i64, i64)>,
 }
 
 impl<'m> ScalarSpec<'m> {
@@ -371,6 +374,7 @@ impl<'m> ScalarSpec<'m> {
             ceilings: Vec::new(),
             live: None,
             later: false,
+            window: None,
         }
     }
 
@@ -391,6 +395,16 @@ impl<'m> ScalarSpec<'m> {
         let life_ms = i64::try_from(life_s.saturating_mul(1000)).unwrap_or(i64::MAX);
         ScalarSpec {
             live: Some((now_ms, life_ms)),
+            ..self
+        }
+    }
+
+    /// The same field, its dates from `from_ms` up to `to_ms`
+    /// (`window_date`): an archive's side of its horizon.
+    #[must_use]
+    pub fn between(self, from_ms: i64, to_ms: i64) -> Self {
+        ScalarSpec {
+            window: Some((from_ms, to_ms.max(from_ms + 1))),
             ..self
         }
     }
@@ -470,10 +484,11 @@ impl<'m> ScalarSpec<'m> {
                 }
             }
             Kind::Bool => Scalar::Bool(rng.below(2) == 1),
-            Kind::Date => Scalar::Date(match self.live {
-                Some((now, life)) => live_date(&mut rng, key, now, life),
-                None if self.later => date_value(&mut rng, key) + DATE_STEP_MS,
-                None => date_value(&mut rng, key),
+            Kind::Date => Scalar::Date(match (self.window, self.live) {
+                (Some((from, to)), _) => window_date(&mut rng, key, from, to),
+                (None, Some((now, life))) => live_date(&mut rng, key, now, life),
+                (None, None) if self.later => date_value(&mut rng, key) + DATE_STEP_MS,
+                (None, None) => date_value(&mut rng, key),
             }),
             Kind::ObjectId => {
                 let mut id = [0u8; 12];
@@ -577,6 +592,17 @@ pub fn live_date(rng: &mut Rng, key: u64, now: i64, life: i64) -> i64 {
     } else {
         now - half + 1 + offset
     }
+}
+
+/// A date from `from` up to `to` (milliseconds), spread over the span as
+/// `live_date` spreads its own: cycling with the instance number at the
+/// usual step, with jitter below it, back from `to`, so that a small load
+/// holds the newest dates of its side (far from the horizon the live side
+/// is moved past).
+pub fn window_date(rng: &mut Rng, key: u64, from: i64, to: i64) -> i64 {
+    let span = (to - from).max(1);
+    let step = (key % (1 << 32)) as i64;
+    to - 1 - (step * DATE_STEP_MS + rng.below(DATE_STEP_MS as u64) as i64) % span
 }
 
 /// What a string field holds, from its name and its entity's name: decided

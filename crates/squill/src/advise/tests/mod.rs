@@ -2,6 +2,7 @@
 
 mod aggregate_beside_page;
 mod alternatives;
+mod archive_tenant;
 mod atomic_groups;
 mod bounded;
 mod bucket_tenant;

@@ -36,3 +36,24 @@ fn a_place_search_under_a_tenant_finds_no_more_than_the_tenant_holds() {
     let step = &plan(&d, "purge_near").steps[0];
     assert!((step.documents - 10.0).abs() < 1e-6, "{step:?}");
 }
+
+/// audit49 A5: a read of the places near a point under a tenant finds
+/// what the same filter on a write finds (one rule for both).
+#[test]
+fn a_place_read_under_a_tenant_finds_what_a_write_finds() {
+    let inside = 20.0 * std::f64::consts::PI;
+    for tenant in ["", "tenant: city\n"] {
+        let text = geo2(tenant).replace(
+            "  purge_near:\n",
+            "  list_near:\n    read: order\n    filter: {pickup: near(1 km)}\n    rate: 5\n  purge_near:\n",
+        );
+        let d = design(&text);
+        for op in ["list_near", "purge_near"] {
+            let step = &plan(&d, op).steps[0];
+            assert!(
+                (step.documents - inside).abs() < 1e-6,
+                "{tenant}{op} {step:?}"
+            );
+        }
+    }
+}

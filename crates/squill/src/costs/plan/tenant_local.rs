@@ -5,7 +5,9 @@
 //! tenant's children, counted an owner's 250 contacts as 0.0013 (the
 //! share of one workspace of 200,000, as if an owner's contacts were
 //! spread over every workspace). They all lie in the owner's workspace:
-//! the tenant keeps no share of its own (audit48 A9).
+//! the tenant keeps no share of its own (audit48 A9). The same for a
+//! search of the tenant's places (audit49 A5): `density` counts one
+//! tenant's places, and the read found 0.0079 stores where 16 lie.
 
 use super::Planner;
 use crate::model::{EntityId, Filter, RelationshipId};
@@ -42,8 +44,6 @@ impl Planner<'_> {
     ) -> bool {
         let model = self.facts.model;
         model.tenant_relationship(target) == Some(r)
-            && filter
-                .iter()
-                .any(|c| crate::model::tenant_local(model, target, c))
+            && crate::model::own_conditions_within_tenant(model, target, filter)
     }
 }
