@@ -159,8 +159,11 @@ pub(super) fn check(
             ),
         );
     }
-    // The insert builds the whole instance from the filter's keys and the
-    // amounts: a required field neither gives would be missing from it.
+    // The insert builds the whole instance from the filter's keys, the
+    // amounts and the changed fields' values (a `$set` applies to the
+    // document an upsert inserts too; the pushed element takes them): a
+    // required field none gives would be missing from it.
+    let changed = super::conditional::changed_fields(op.changes.as_deref().unwrap_or(&[]));
     let given = |f: &str| {
         f == "_id"
             || filter
@@ -171,6 +174,7 @@ pub(super) fn check(
                 .iter()
                 .flat_map(|m| &m.0)
                 .any(|(k, _)| k.value == f)
+            || changed.iter().any(|c| c.value == f)
             || one_to_many.is_some_and(|r| model.relationship(r).child_field == f)
     };
     let missing: Vec<&str> = e
@@ -188,7 +192,7 @@ pub(super) fn check(
         refuse(
             ctx,
             format!(
-                "operation `{}` adds a `{}` when it finds none, but neither its filter nor its increments give the required {} {list}: the added `{}` would lack {}",
+                "operation `{}` adds a `{}` when it finds none, but neither its filter, its increments nor its changes give the required {} {list}: the added `{}` would lack {}",
                 name.value,
                 e.name,
                 if missing.len() == 1 {
@@ -200,7 +204,10 @@ pub(super) fn check(
                 if missing.len() == 1 { "it" } else { "them" },
             ),
             "required field not given",
-            "filter on the field with `eq`, add it to `increments`, or make it optional (`required: false`)",
+            &format!(
+                "filter on the field with `eq`, add it to `increments` or `changes` (`changes: [\"{0} = :{0}\"]`), or make it optional (`required: false`)",
+                missing[0]
+            ),
         );
     }
 }

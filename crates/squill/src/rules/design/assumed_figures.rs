@@ -16,10 +16,10 @@ use crate::rules::judge::DesignCheck;
 /// its own cardinality, or the count of either side.
 pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let model = cx.facts.model;
+    let mut out = upsert_shares(cx);
     if model.assumed.is_empty() {
-        return Vec::new();
+        return out;
     }
-    let mut out = Vec::new();
     for d in &cx.design.relationships {
         let mut figures: Vec<String> = Vec::new();
         for f in ["children", "parents"] {
@@ -53,6 +53,35 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
         });
     }
     out
+}
+
+/// One finding per upsert (`otherwise: insert`) whose model does not say
+/// what share of its calls add the instance: the plan prices the add on
+/// every call (share 1, an upper bound), an assumption `inserts:` states.
+fn upsert_shares(cx: &DesignCheck<'_>) -> Vec<Finding> {
+    let model = cx.facts.model;
+    model
+        .workload
+        .operations
+        .iter()
+        .filter(|o| o.terms.upserts() && o.terms.inserts.is_none())
+        .map(|o| {
+            let entity = &model.entity(o.entity_in(model)).name;
+            Finding {
+                rule: RULE.id,
+                severity: RULE.default_severity,
+                message: format!(
+                    "{}: the plan assumes every call adds a {entity} (`otherwise: insert` without `inserts:`), an upper bound on its writes",
+                    o.name
+                ),
+                location: DesignCheck::at(format!("operations.{}", o.name)),
+                evidence: vec![Evidence::new("assumed", "inserts: 1")],
+                help: Some(format!(
+                    "state the share of calls that find no {entity} and add one (`inserts: 0.2` for one call in five)"
+                )),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
