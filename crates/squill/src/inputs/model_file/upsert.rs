@@ -95,9 +95,12 @@ pub(super) fn check(
     }
     let e = model.entity(*entity);
     let one_to_many = array_of(model, *entity);
+    // The relationship squill adds from the tenant (`org_of_stack`) is
+    // no other place: every operation names its tenant, so the upsert's
+    // filter holds the tenant's id and the added instance takes it.
     let others: Vec<RelationshipId> = model
         .relationships_to(*entity)
-        .filter(|r| Some(*r) != one_to_many)
+        .filter(|r| Some(*r) != one_to_many && !implicit_tenant(model, *r))
         .collect();
     if let Some(&r) = others.first() {
         return refuse(
@@ -215,9 +218,16 @@ pub(super) fn check(
 /// The one-to-many relationship that could hold `e` as an element of
 /// its parent's array.
 fn array_of(model: &Model, e: EntityId) -> Option<RelationshipId> {
-    model
-        .relationships_to(e)
-        .find(|r| model.relationship(*r).kind == RelationshipKind::OneToMany)
+    model.relationships_to(e).find(|r| {
+        model.relationship(*r).kind == RelationshipKind::OneToMany && !implicit_tenant(model, *r)
+    })
+}
+
+/// Whether `r` is the relationship squill adds under a tenant to carry
+/// its id down to an entity that belongs to it through a parent
+/// (`tenant_carry`), which the model file never wrote.
+fn implicit_tenant(model: &Model, r: RelationshipId) -> bool {
+    !model.relationship(r).tenant_chain.is_empty()
 }
 
 /// Whether `filter` picks one element of its parent's array by its key:
