@@ -62,6 +62,8 @@ mod paging_tests;
 #[cfg(test)]
 mod returns_tests;
 #[cfg(test)]
+mod set_value_tests;
+#[cfg(test)]
 mod tenancy_tests;
 #[cfg(test)]
 mod tests;

@@ -107,4 +107,20 @@ mod tests {
         let yaml = "name: shop\nentities:\n  customer: {count: 1000}\n  note: {count: 10, assumed: [count]}\n  orders: {count: 1000, fields: {total: decimal}}\nrelationships:\n  orders:\n    parent: customer\n    child: orders\n    children: {typical: 10, max: unbounded}\n";
         assert!(judge_design(&RULE, yaml).is_empty());
     }
+
+    /// An upsert without `inserts:` is priced as if every call added the
+    /// stack: the report says so, and the near miss that states the share
+    /// is quiet.
+    #[test]
+    fn an_upsert_without_its_share_says_it_is_assumed() {
+        let yaml = "name: game\nentities:\n  player: {count: 1000, fields: {gold: long}}\n  stack: {count: 30000, fields: {kind: {type: string(20), distinct: 500}, qty: int}, unique: [[player, kind]]}\nrelationships:\n  inventory: {parent: player, child: stack, children: {typical: 30, max: 2000}, child_field: player}\noperations:\n  grant_item: {update: stack, filter: {player: eq, kind: eq}, increments: {qty: amount}, otherwise: insert, rate: 3000}\n";
+        let found = judge_design(&RULE, yaml);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("grant_item: the plan assumes every call adds a stack"),
+            "{found:?}"
+        );
+        let stated = yaml.replace("otherwise: insert,", "otherwise: insert, inserts: 0.2,");
+        assert!(judge_design(&RULE, &stated).is_empty());
+    }
 }
