@@ -75,7 +75,7 @@ fn a_field_set_to_the_tested_value_reads_and_writes_back() {
 fn an_unknown_field_is_an_error_at_its_entry() {
     one_error(
         &AUCTION.replace("\"current_price = :offer\"", "\"current_pric = :offer\""),
-        17,
+        16,
         15,
         "field `current_pric` changed is not a field of entity `auction`",
     );
@@ -85,7 +85,7 @@ fn an_unknown_field_is_an_error_at_its_entry() {
 fn a_value_without_its_colon_is_an_error() {
     one_error(
         &AUCTION.replace("current_price = :offer\"", "current_price = offer\""),
-        17,
+        16,
         15,
         "written with a colon and a name",
     );
@@ -97,7 +97,7 @@ fn a_value_without_its_colon_is_an_error() {
 fn a_name_close_to_the_tested_one_is_an_error() {
     one_error(
         &AUCTION.replace("current_price = :offer\"", "current_price = :ofer\""),
-        17,
+        16,
         15,
         "`:ofer` is no value the write's conditions test",
     );
@@ -114,7 +114,7 @@ fn a_name_close_to_the_tested_one_is_an_error() {
 fn a_value_of_another_kind_is_an_error() {
     one_error(
         &AUCTION.replace(", leader]", ", \"leader = :offer\"]"),
-        17,
+        16,
         41,
         "`:offer` is compared with `current_price` in `when:`, which holds a number, and `leader` holds an id",
     );
@@ -124,7 +124,7 @@ fn a_value_of_another_kind_is_an_error() {
 fn a_field_both_set_and_added_to_is_an_error() {
     one_error(
         &AUCTION.replace(", leader]", ", \"bid_count = :n\"]"),
-        17,
+        16,
         41,
         "which `increments` adds to",
     );
