@@ -8,9 +8,10 @@ then must change nothing (it is below 150) and fail ("nothing matched");
 an offer of 90 likewise. Before the fix the function took the offer and a
 separate new price, so a caller could set any price (even a lower one).
 
-python check_set_to_caller.py DIR URI DB MONGOSH OPERATION FIELD VALUE,
-with DIR the directory `squill generate` wrote, OPERATION the update,
-FIELD the changed field and VALUE the caller's value's name. Prints
+python check_set_to_caller.py DIR URI DB MONGOSH OPERATION FIELD VALUE
+[F=V …], with DIR the directory `squill generate` wrote, OPERATION the
+update, FIELD the changed field, VALUE the caller's value's name, and each
+F=V a text field of the document set for the other conditions. Prints
 "ok: ..." per language, "FAIL: ..." per failure, exits 1 on any failure.
 """
 
@@ -44,6 +45,8 @@ def call(db, book, name, args):
 
 def main():
     directory, uri, db_name, mongosh, name, field, value = sys.argv[1:8]
+    # The document's other fields the conditions test (`status=open`).
+    given = dict(a.split("=", 1) for a in sys.argv[8:])
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import three_cookbooks
 
@@ -58,6 +61,7 @@ def main():
         doc = copy.deepcopy(examples[coll])
         doc["_id"] = ObjectId()
         doc[field] = 100
+        doc.update(given)
         db[coll].insert_one(doc)
         args = {p["name"]: (doc["_id"] if p["path"] == "_id" else None) for p in op["params"]}
         seen = []

@@ -339,7 +339,7 @@ fn a_price_set_to_the_offer_never_goes_down_against_a_server() {
         ("set-to-caller", "squill_set_to_caller", true),
         (
             "check_set_to_caller.py",
-            &["raise_price", "current_price", "offer"],
+            &["raise_price", "current_price", "offer", "status=open"],
         ),
     );
     says_in_each_language(
