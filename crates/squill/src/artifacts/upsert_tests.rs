@@ -307,8 +307,14 @@ fn a_field_set_to_the_tested_value_takes_the_one_parameter() {
     let d = auction();
     for (file, want) in [
         ("cookbook.py", "def raise_price(db, auction_id, offer):"),
-        ("cookbook.js", "async function raise_price(db, auction_id, offer)"),
-        ("cookbook.mongosh.js", "function raise_price(auction_id, offer)"),
+        (
+            "cookbook.js",
+            "async function raise_price(db, auction_id, offer)",
+        ),
+        (
+            "cookbook.mongosh.js",
+            "function raise_price(auction_id, offer)",
+        ),
     ] {
         let text = code(&d, file);
         assert!(text.contains(want), "{file} lacks {want}:\n{text}");
@@ -345,6 +351,8 @@ fn a_price_set_to_the_offer_never_goes_down_against_a_server() {
     says_in_each_language(
         &out,
         "",
-        &["ok: {lang} raise_price: current_price 100, then offers 150, 120, 90, 151 left [150, 150, 150, 151]"],
+        &[
+            "ok: {lang} raise_price: current_price 100, then offers 150, 120, 90, 151 left [150, 150, 150, 151]",
+        ],
     );
 }

@@ -190,8 +190,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
         Expr::NotEqual(p) => format!("{{\"$ne\": {p}}}"),
         Expr::HeldByNone(tests) => {
-            let pairs: Vec<(String, String)> =
-                tests.iter().map(|(k, e)| (k.clone(), expr(lang, e))).collect();
+            let pairs: Vec<(String, String)> = tests
+                .iter()
+                .map(|(k, e)| (k.clone(), expr(lang, e)))
+                .collect();
             format!("{{\"$not\": {{\"$elemMatch\": {}}}}}", object(&pairs))
         }
         Expr::NewId if lang == Lang::Python => "ObjectId()".to_string(),

@@ -151,7 +151,10 @@ fn inserts_is_a_share_and_needs_otherwise_insert() {
 /// [granted_at]` gives it as well.
 #[test]
 fn a_required_field_the_changes_give_is_accepted() {
-    let dated = GAME.replace("      qty: int\n", "      qty: int\n      granted_at: date\n");
+    let dated = GAME.replace(
+        "      qty: int\n",
+        "      qty: int\n      granted_at: date\n",
+    );
     one_error(&dated, 19, 16, "the required field `granted_at`");
     for changes in ["[\"granted_at = :now\"]", "[granted_at]"] {
         let given = dated.replace(
