@@ -149,20 +149,6 @@ pub(crate) fn terms(
     out
 }
 
-/// `changes:` entries as the fields they change: `current_price =
-/// :offer` changes `current_price` (`set_values` reads its value).
-pub(super) fn changed_fields(raw: &[S<String>]) -> Vec<S<String>> {
-    raw.iter()
-        .map(|c| {
-            let mut f = c.clone();
-            if let Some((field, _)) = c.value.split_once('=') {
-                f.value = field.trim().to_string();
-            }
-            f
-        })
-        .collect()
-}
-
 /// The `changes:` entries that set their field to a value the caller
 /// passes (`current_price = :offer`). The value is written as a
 /// condition writes one (`:name`); where a condition or an increment
@@ -177,10 +163,10 @@ fn set_values(
 ) -> Vec<SetValue> {
     let mut out = Vec::new();
     for c in raw {
-        let Some((field, value)) = c.value.split_once('=') else {
+        let Some((field, value)) = super::changes::assignment(e, &c.value) else {
             continue;
         };
-        let (field, value, text) = (field.trim(), value.trim(), c.value.trim());
+        let text = c.value.trim();
         let at = ctx.pos(c);
         let Some(f) = e.fields.iter().find(|f| f.name == field) else {
             continue;

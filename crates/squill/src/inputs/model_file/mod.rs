@@ -14,6 +14,7 @@ mod aggregate_filter;
 mod all_tenants;
 mod budget;
 mod capacity;
+mod changes;
 mod compact;
 mod conditional;
 mod context;

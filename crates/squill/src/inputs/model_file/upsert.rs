@@ -166,7 +166,7 @@ pub(super) fn check(
     // amounts and the changed fields' values (a `$set` applies to the
     // document an upsert inserts too; the pushed element takes them): a
     // required field none gives would be missing from it.
-    let changed = super::conditional::changed_fields(op.changes.as_deref().unwrap_or(&[]));
+    let changed = super::changes::changed_fields(e, op.changes.as_deref().unwrap_or(&[]));
     let given = |f: &str| {
         f == "_id"
             || filter

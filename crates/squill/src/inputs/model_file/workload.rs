@@ -506,7 +506,7 @@ fn operation_kind(
                         ctx,
                         model,
                         entity,
-                        &super::conditional::changed_fields(c),
+                        &super::changes::changed_fields(model.entity(entity), c),
                         "changed",
                     )
                 })
