@@ -19,6 +19,7 @@ check, "FAIL: ..." per failure, exits 1 on any failure.
 """
 
 import copy
+import datetime
 import os
 import sys
 import threading
@@ -85,6 +86,11 @@ class Layout:
                 out[name] = parent_id
             elif isinstance(self.element.get(path), int):
                 out[name] = abs(hash(key)) % 1_000_000_000
+            elif isinstance(self.element.get(path), datetime.datetime):
+                # A date the write sets (`changes: ["granted_at = :now"]`),
+                # to the millisecond the server keeps.
+                now = datetime.datetime.now(datetime.timezone.utc)
+                out[name] = now.replace(tzinfo=None, microsecond=now.microsecond // 1000 * 1000)
             else:
                 out[name] = key
         return out
@@ -181,6 +187,43 @@ def lost_race(db, cookbook, name, op, examples):
     ok(f"python {name}: an upsert that lost a race (E11000) runs again: one {layout.coll} with 10")
 
 
+def shared_key(db, fn, lang, name, layout, parent_id, where):
+    """A key of several fields (`unique: [[player, kind, grade]]`): two
+    new keys that share one field are two elements. One `$ne` per field
+    refused the second push (an element held `kind` already), and the
+    third write found no element to add to."""
+    texts = [(n, p) for n, p in layout.keys if isinstance(layout.element.get(p), str)]
+    if len(texts) < 2:
+        return
+    first = layout.args(parent_id, f"{lang}-shared", 3)
+    second = dict(first)
+    second[texts[-1][0]] = f"{first[texts[-1][0]]}-other"
+    errors = at_once(fn, db, first, 1, False) + at_once(fn, db, second, 1, False)
+    held = [layout.held(db, parent_id, a) for a in (first, second)]
+    want = (1, [like(layout.example_amount, 3)])
+    if errors or held != [want, want]:
+        fail(
+            f"{lang} {name}: two new keys sharing `{texts[0][1]}`, differing in `{texts[-1][1]}`: "
+            f"held {held}, wanted one {where} each with 3; errors {errors[:1]}"
+        )
+        return
+    ok(f"{lang} {name}: two new keys sharing `{texts[0][1]}` are two {where}, each with 3")
+
+
+def no_parent(db, fn, lang, name, layout, where):
+    """A parent that does not exist (another tenant's, or a wrong id): the
+    upsert's last write matches nothing, and the call must raise as the
+    plain insert does, writing nothing."""
+    missing = ObjectId()
+    args = layout.args(missing, f"{lang}-no-parent", 3)
+    errors = at_once(fn, db, args, 1, False)
+    written = db[layout.coll].count_documents({"_id": missing})
+    if not errors or written:
+        fail(f"{lang} {name}: no parent with that id: {'returned' if not errors else errors[0]}; {written} written")
+        return
+    ok(f"{lang} {name}: no parent with that id raised ({errors[0][:60]}…), nothing written")
+
+
 def check(db, book, lang, name, op, examples):
     layout = Layout(op, examples)
     parent_id = ObjectId()
@@ -210,6 +253,9 @@ def check(db, book, lang, name, op, examples):
                 f"{count} {where} hold it, with {amounts}; {len(errors)} failed {errors[:1]}"
             )
             return
+    if layout.array:
+        shared_key(db, fn, lang, name, layout, parent_id, where)
+        no_parent(db, fn, lang, name, layout, where)
     how = "at once" if threaded else "one after the other"
     ok(
         f"{lang} {name}: twice for a new key leaves one {where} with 6; {AT_ONCE} calls {how} "

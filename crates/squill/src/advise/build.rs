@@ -55,6 +55,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
             cost: plan.cost,
             index_entries_rewritten: rewritten(&collections, &plan.steps),
             warnings: plan.warnings.clone(),
+            set_to: set_to(model, op),
         })
         .collect();
     let mut totals = priced.totals;
@@ -1346,4 +1347,20 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::SetOld { path, .. }
         | U::Reset { path, .. } => path,
     }
+}
+
+/// The fields operation `op` sets to a value the caller names
+/// (`current_price = :offer`), for the cookbook's `$set`.
+fn set_to(model: &crate::model::Model, op: crate::model::OperationId) -> Vec<crate::design::SetTo> {
+    let o = model.operation(op);
+    let entity = &o.entity_in(model);
+    o.terms
+        .values
+        .iter()
+        .map(|v| crate::design::SetTo {
+            entity: model.entity(*entity).name.clone(),
+            field: v.field.clone(),
+            value: v.value.clone(),
+        })
+        .collect()
 }

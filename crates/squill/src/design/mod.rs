@@ -491,6 +491,20 @@ pub struct OperationPlan {
     #[serde(serialize_with = "purpose::warnings_json")]
     #[schemars(with = "purpose::WarningsJson")]
     pub warnings: Vec<Warning>,
+    /// Changed fields each `$set` to a value the caller passes under the
+    /// model's name for it (`current_price = :offer`), the same value the
+    /// write's conditions test. Absent when the model names none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set_to: Vec<SetTo>,
+}
+
+/// `current_price = :offer`: field `field` of entity `entity` (and every
+/// copy of it the write keeps) is set to the caller's value `value`.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SetTo {
+    pub entity: String,
+    pub field: String,
+    pub value: String,
 }
 
 /// A step that counts the documents its filter matches (`returns: count`).

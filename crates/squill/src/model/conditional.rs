@@ -215,6 +215,20 @@ pub struct WriteTerms {
     /// assumes every call may (1, an upper bound, reported as assumed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inserts: Option<f64>,
+    /// Changed fields set to a value the caller passes under a name of
+    /// its own (`changes: ["current_price = :offer"]`): the same value
+    /// the conditions test, so "only above the current price" can never
+    /// set a lower one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<SetValue>,
+}
+
+/// `current_price = :offer`: the changed field and the name of the
+/// caller's value it is set to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SetValue {
+    pub field: String,
+    pub value: String,
 }
 
 impl WriteTerms {
@@ -236,6 +250,15 @@ impl WriteTerms {
     /// The share of calls that insert: the model's, or 1 (assumed).
     pub fn insert_share(&self) -> f64 {
         self.inserts.unwrap_or(1.0)
+    }
+
+    /// The name of the caller's value `field` is set to, if the model
+    /// names one (`current_price = :offer`).
+    pub fn value_of(&self, field: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|v| v.field == field)
+            .map(|v| v.value.as_str())
     }
 }
 

@@ -34,7 +34,8 @@ pub use capacity::{
 };
 pub use cardinality::{Cardinality, CardinalityClass, Count};
 pub use conditional::{
-    AmountOf, Condition, Expiry, Increment, Literal, Otherwise, Plus, Test, WriteTerms, left_side,
+    AmountOf, Condition, Expiry, Increment, Literal, Otherwise, Plus, SetValue, Test, WriteTerms,
+    left_side,
 };
 pub use entity::{
     ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Density, Entity, EntityId, Field, FieldType, KeyPart,

@@ -100,6 +100,12 @@ pub enum Expr {
     /// `{"$ne": param}`: no element holds the caller's key yet (an
     /// upsert's guarded `$push`).
     NotEqual(String),
+    /// `{"$not": {"$elemMatch": {k1: p1, k2: p2}}}` on the array: no
+    /// element holds the caller's key of several fields together (and,
+    /// for expiring elements, is still alive). One `$ne` per field would
+    /// refuse the push where an element shares any one of them (a cart's
+    /// line of the same sku in another size).
+    HeldByNone(Vec<(String, Expr)>),
     /// A new `ObjectId`: the `_id` of an element an upsert adds.
     NewId,
     /// `{"$gte": from, "$lt": to}`.

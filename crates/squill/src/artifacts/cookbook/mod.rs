@@ -900,6 +900,10 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Intersects(p) => json!({"intersects": p}),
         Expr::Below(n) => json!({"below": n}),
         Expr::NotEqual(p) => json!({"not_equal": p}),
+        Expr::HeldByNone(tests) => json!({"held_by_none": tests
+            .iter()
+            .map(|(k, e)| json!([k, expr_json(e)]))
+            .collect::<Vec<_>>()}),
         Expr::NewId => json!({"new_id": true}),
         Expr::Unexpired(n) => json!({"unexpired": n}),
         Expr::RoomFor { max, list } => json!({"room_for": [max, list]}),

@@ -24,6 +24,51 @@ fn array_prefix(coll: Option<&Collection>, path: &str) -> Option<String> {
     matches!(field.ty, ShapeType::Array { .. }).then(|| head.to_string())
 }
 
+/// An upsert's key "held by no element" (`NotEqual`), as one test of the
+/// array where the key has several fields or the elements expire: no
+/// element holds them all together, alive (`{lines: {$not: {$elemMatch:
+/// {sku, size}}}}`). A `$ne` per field would refuse a line whose sku
+/// another line shares in another size, an `$elemMatch` of `$ne`s would
+/// refuse an empty array, and an expired element holding the key would
+/// refuse the push while the `$inc` skips it.
+fn held_by_none(coll: Option<&Collection>, filter: &mut Vec<(String, Expr)>) {
+    let mut arrays: Vec<String> = Vec::new();
+    for (p, e) in filter.iter() {
+        if matches!(e, Expr::NotEqual(_))
+            && let Some(a) = array_prefix(coll, p)
+            && !arrays.contains(&a)
+        {
+            arrays.push(a);
+        }
+    }
+    for array in arrays {
+        let inside = format!("{array}.");
+        let of_element = |p: &str, e: &Expr| {
+            matches!(e, Expr::NotEqual(_) | Expr::Unexpired(_)) && p.starts_with(&inside)
+        };
+        let tests: Vec<(String, Expr)> = filter
+            .iter()
+            .filter(|(p, e)| of_element(p, e))
+            .filter_map(|(p, e)| {
+                let leaf = p.strip_prefix(&inside)?.to_string();
+                Some(match e {
+                    Expr::NotEqual(param) => (leaf, Expr::Param(param.clone())),
+                    other => (leaf, other.clone()),
+                })
+            })
+            .collect();
+        if tests.len() < 2 {
+            continue;
+        }
+        let at = filter
+            .iter()
+            .position(|(p, e)| of_element(p, e))
+            .unwrap_or(filter.len());
+        filter.retain(|(p, e)| !of_element(p, e));
+        filter.insert(at.min(filter.len()), (array, Expr::HeldByNone(tests)));
+    }
+}
+
 /// The array two or more of a filter's tests are on elements of
 /// (`seats.label`, `seats.state`), if any. A position (`members.49`, a
 /// bounded array's room) is a test of the array, not of an element.
@@ -78,9 +123,28 @@ struct Builder<'d> {
     /// linked instance's, the parameter that names it (`user_id`), not
     /// an item the caller passes beside it.
     linking: bool,
+    /// The fields the operation sets to the caller's named value
+    /// (`current_price = :offer`): their `$set`, in every copy, takes
+    /// that parameter, the one the conditions test.
+    set_to: &'d [crate::design::SetTo],
 }
 
 impl Builder<'_> {
+    /// The caller's named value `path` of `collection` is set to, as the
+    /// parameter the conditions name it by (`offer`), if the model gives
+    /// one for the field it holds.
+    fn set_value(&mut self, collection: &str, path: &str) -> Option<String> {
+        let coll = self.collection(collection)?;
+        let (entity, field) = canonical(self.design, coll, &plain_path(path))?;
+        let value = self
+            .set_to
+            .iter()
+            .find(|v| v.entity == entity && v.field == field)?
+            .value
+            .clone();
+        Some(self.param_named(collection, path, ParamKind::Value, "", Some(&value)))
+    }
+
     /// The parameter for a value of `path` in `collection`. Parameters that
     /// mean the same thing share one name: the same field of the same entity
     /// (a part's id in `parts` and in `products.parts._id`; a host's ip and
@@ -484,8 +548,8 @@ impl Builder<'_> {
     /// The element an upsert adds to array `path` when no element holds
     /// its key (the step's filter tests the key with `$ne`): a new `_id`,
     /// the key's values from the same parameters the filter compares, and
-    /// the amounts the `$inc` before it adds (`{_id: ObjectId(), kind:
-    /// kind, qty: amount}`). The whole element is built, so the caller
+    /// the amounts the `$inc` before it adds and the values its `$set`
+    /// gives (`{_id: ObjectId(), kind: kind, qty: amount}`). The whole element is built, so the caller
     /// passes none; the model file refused a required field neither gives.
     fn upserted_item(&mut self, step: &Step, path: &str) -> Option<Expr> {
         let inside = format!("{path}.");
@@ -524,7 +588,9 @@ impl Builder<'_> {
                 s.updates
                     .iter()
                     .filter_map(|u| match u {
-                        Update::Inc(p, e) => p
+                        // The amounts it adds, and the values its `$set`
+                        // gives the changed fields (a grant's date).
+                        Update::Inc(p, e) | Update::Set(p, e) => p
                             .strip_prefix(&positional)
                             .map(|leaf| (leaf.to_string(), e.clone())),
                         _ => None,
@@ -931,6 +997,7 @@ impl Builder<'_> {
                 path.clone(),
                 self.of_batch(&c, path, None)
                     .or_else(|| self.of_inserted(&c, path, None))
+                    .or_else(|| self.set_value(&c, path).map(Expr::Param))
                     .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, "new_"))),
             ),
             UpdateOp::Unset { path } => Update::Unset(path.clone()),
@@ -1536,6 +1603,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         copied: None,
         linking: false,
         batch_ids: None,
+        set_to: &plan.set_to,
     };
     let new_parent_read = new_parent_read(design, plan);
     for (at, step) in plan.steps.iter().enumerate() {
@@ -1638,6 +1706,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             }
             filter.push((f.path.clone(), e));
         }
+        held_by_none(coll.as_ref(), &mut filter);
         // Keyset paging: the next page is a range from the sort key of the
         // last item seen, never a `skip` (unless the filter tests that key
         // already, as a range of its own).

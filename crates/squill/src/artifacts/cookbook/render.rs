@@ -189,6 +189,13 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Intersects(p) => format!("{{\"$geoIntersects\": {{\"$geometry\": {p}}}}}"),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
         Expr::NotEqual(p) => format!("{{\"$ne\": {p}}}"),
+        Expr::HeldByNone(tests) => {
+            let pairs: Vec<(String, String)> = tests
+                .iter()
+                .map(|(k, e)| (k.clone(), expr(lang, e)))
+                .collect();
+            format!("{{\"$not\": {{\"$elemMatch\": {}}}}}", object(&pairs))
+        }
         Expr::NewId if lang == Lang::Python => "ObjectId()".to_string(),
         Expr::NewId => "new ObjectId()".to_string(),
         // Now less the life, computed when the operation runs.
@@ -2042,6 +2049,23 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
 /// (in a transaction, failing aborts them). The array's path and the
 /// step's key, for the error.
 fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s str)> {
+    // An upsert's `$inc` run again after its guarded `$push` matched
+    // nothing: no element held the key, and the push found no parent
+    // with room (none with that id, in another tenant, or a full array).
+    // The same error as the plain insert's, never a silent return.
+    if step.fallback_chained
+        && let Some(push) = op
+            .steps
+            .iter()
+            .find(|s| Some(s.key.as_str()) == step.fallback_of.as_deref())
+        && let Some(array) = push.filter.iter().find_map(|(p, e)| match e {
+            Expr::NotEqual(_) => Some(p.rsplit_once('.').map_or(p.as_str(), |(a, _)| a)),
+            Expr::HeldByNone(_) => Some(p.as_str()),
+            _ => None,
+        })
+    {
+        return Some((array, step.key.as_str()));
+    }
     let (path, e) = step.filter.iter().find(|(_, e)| {
         matches!(
             e,
@@ -2097,7 +2121,7 @@ fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
         Some((array, key)) => format!(
             "{indent}if ({}{key}.matchedCount === 0) throw new Error({});
 ",
-            if step.when.is_some() {
+            if step.when.is_some() || step.fallback_of.is_some() {
                 format!("{key} && ")
             } else {
                 String::new()
@@ -2170,7 +2194,7 @@ fn py_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
     match full_guard(op, step) {
         Some((array, key)) => format!(
             "{indent}if {}{key}[\"matched_count\"] == 0:\n{indent}    raise RuntimeError({})\n",
-            if step.when.is_some() {
+            if step.when.is_some() || step.fallback_of.is_some() {
                 format!("{key} is not None and ")
             } else {
                 String::new()

@@ -688,7 +688,31 @@ impl Planner<'_> {
                 )
             }
         };
+        let before = plan.warnings.len();
         self.unique_indexes(plan, op, e, step);
+        // An upsert into the parent's array adds an element only where no
+        // element holds its key (the `$ne` guard of its `$push`): that is
+        // the check of the combination its filter names, so the plan does
+        // not tell the application to make it.
+        if let OperationKind::Update { filter, .. } = &model.operation(op).kind
+            && model.operation(op).terms.upserts()
+            && step.is_none()
+            && let Some(crate::model::Identity::Unique { combination, .. }) =
+                crate::model::identity(model, e, filter)
+        {
+            let keys: Vec<String> = model.entity(e).unique[combination]
+                .iter()
+                .map(|k| match k {
+                    KeyPart::Field(name) => name.clone(),
+                    KeyPart::Parent(r) => model.relationship(*r).child_field.clone(),
+                })
+                .collect();
+            let mut i = 0;
+            plan.warnings.retain(|w| {
+                i += 1;
+                !(i > before && matches!(w, Warning::UniqueUnchecked { keys: k, .. } if *k == keys))
+            });
+        }
     }
 
     /// The drop of the expired elements of `e` from the array at `path` of

@@ -78,7 +78,10 @@ impl Planner<'_> {
             .iter()
             .map(|f| {
                 let mut f = f.clone();
-                if f.path.starts_with(&inside) {
+                // The key's tests; an expiring element's life test stays
+                // (held by no live element: an expired one is skipped by
+                // the `$inc` too).
+                if f.path.starts_with(&inside) && f.value_from == ValueSource::Param {
                     f.value_from = ValueSource::NotHeld;
                 }
                 f

@@ -7,8 +7,8 @@ use super::error::suggestion;
 use super::paths::sort_keys;
 use super::raw::{RawAmount, RawExpiry, RawOperation, S};
 use crate::model::{
-    AmountOf, Condition, EntityId, Expiry, Field, FieldType, Increment, Literal, Model, Otherwise,
-    Plus, Test, WriteTerms,
+    AmountOf, Condition, Entity, EntityId, Expiry, Field, FieldType, Increment, Literal, Model,
+    Otherwise, Plus, SetValue, Test, WriteTerms,
 };
 
 /// The kinds of operation a condition may guard.
@@ -135,6 +135,9 @@ pub(crate) fn terms(
             out.conditions.push(c);
         }
     }
+    if matches!(kind, "update" | "claim") {
+        out.values = set_values(ctx, e, &amounts, &out, op.changes.as_deref().unwrap_or(&[]));
+    }
     if kind == "claim" {
         out.claim = Some(
             op.sort
@@ -144,6 +147,140 @@ pub(crate) fn terms(
         );
     }
     out
+}
+
+/// The `changes:` entries that set their field to a value the caller
+/// passes (`current_price = :offer`). The value is written as a
+/// condition writes one (`:name`); where a condition or an increment
+/// names it too, it is one value, so it must be of the field's kind.
+/// An unknown field was reported by `paths::fields`.
+fn set_values(
+    ctx: &mut Ctx<'_>,
+    e: &Entity,
+    amounts: &[(String, FieldType)],
+    terms: &WriteTerms,
+    raw: &[S<String>],
+) -> Vec<SetValue> {
+    let mut out = Vec::new();
+    for c in raw {
+        let Some((field, value)) = super::changes::assignment(e, &c.value) else {
+            continue;
+        };
+        let text = c.value.trim();
+        let at = ctx.pos(c);
+        let Some(f) = e.fields.iter().find(|f| f.name == field) else {
+            continue;
+        };
+        let name = value.strip_prefix(':').map(str::trim);
+        let Some(name) = name.filter(|n| is_name(n)) else {
+            ctx.error(
+                at,
+                format!(
+                    "`changes` entry `{text}`: a changed field is set to a value the caller passes, written with a colon and a name"
+                ),
+                "not a caller's value",
+                Some(format!(
+                    "write `{field} = :NAME` (`current_price = :offer`), or `{field}` alone for a value of its own"
+                )),
+            );
+            continue;
+        };
+        if terms.increments.iter().any(|i| i.field == field) {
+            ctx.error(
+                at,
+                format!(
+                    "`changes` entry `{text}` sets `{field}`, which `increments` adds to: one write cannot both set and add to a field"
+                ),
+                "set and added",
+                Some(format!("drop `{field}` from `changes` or from `increments`")),
+            );
+            continue;
+        }
+        // A name close to one the conditions test, but not it: a typo
+        // would otherwise set the field to a value nothing tested.
+        let tested_names: Vec<&str> = terms
+            .conditions
+            .iter()
+            .filter_map(|t| match &t.value {
+                Literal::Param(p) => Some(p.as_str()),
+                _ => None,
+            })
+            .chain(amounts.iter().map(|(n, _)| n.as_str()))
+            .collect();
+        if !tested_names.contains(&name)
+            && let Some(near) = super::error::closest(name, tested_names.iter().copied())
+        {
+            ctx.error(
+                at,
+                format!(
+                    "`changes` entry `{text}`: `:{name}` is no value the write's conditions test or its increments add"
+                ),
+                "unknown name",
+                Some(format!(
+                    "did you mean `:{near}`? A value of its own needs a name no other is close to"
+                )),
+            );
+            continue;
+        }
+        let mine = family(&f.ty);
+        if let Some((_, ty)) = amounts.iter().find(|(n, _)| n == name)
+            && !numeric(&f.ty)
+        {
+            ctx.error(
+                at,
+                format!(
+                    "`changes` entry `{text}`: `{name}` is the amount the write adds, a number ({}), and `{field}` holds {}",
+                    ty.bson_type(),
+                    mine.unwrap_or("a value of another kind")
+                ),
+                "a number against another kind",
+                Some(format!("give the value set to `{field}` a name of its own")),
+            );
+            continue;
+        }
+        let tested = e.fields.iter().find(|g| {
+            terms
+                .conditions
+                .iter()
+                .any(|t| t.field == g.name && t.value == Literal::Param(name.to_string()))
+        });
+        if let Some(g) = tested
+            && family(&g.ty) != mine
+        {
+            ctx.error(
+                at,
+                format!(
+                    "`changes` entry `{text}`: `:{name}` is compared with `{}` in `when:`, which holds {}, and `{field}` holds {}: one value of the caller is one kind of value",
+                    g.name,
+                    family(&g.ty).unwrap_or("a value of another kind"),
+                    mine.unwrap_or("a value of another kind"),
+                ),
+                "two kinds of value",
+                Some(format!(
+                    "set `{field}` to a value of its own kind (`{field} = :new_{field}`)"
+                )),
+            );
+            continue;
+        }
+        out.push(SetValue {
+            field: field.to_string(),
+            value: name.to_string(),
+        });
+    }
+    out
+}
+
+/// The kind of value a field holds, in words; fields of one kind compare
+/// (and take one caller's value).
+fn family(ty: &FieldType) -> Option<&'static str> {
+    match ty {
+        t if numeric(t) => Some("a number"),
+        FieldType::String => Some("text"),
+        FieldType::Date => Some("a date"),
+        FieldType::Bool => Some("true or false"),
+        FieldType::ObjectId => Some("an id"),
+        _ => None,
+    }
 }
 
 /// The amount added to `field`: a constant other than 0, or
@@ -626,14 +763,6 @@ fn compared_field(
     f: &Field,
     g: &Field,
 ) -> Option<Literal> {
-    let family = |ty: &FieldType| match ty {
-        t if numeric(t) => Some("a number"),
-        FieldType::String => Some("text"),
-        FieldType::Date => Some("a date"),
-        FieldType::Bool => Some("true or false"),
-        FieldType::ObjectId => Some("an id"),
-        _ => None,
-    };
     match (family(&f.ty), family(&g.ty)) {
         (Some(a), Some(b)) if a == b => Some(Literal::Field(g.name.clone())),
         (a, b) => {

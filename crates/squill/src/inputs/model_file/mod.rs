@@ -14,6 +14,7 @@ mod aggregate_filter;
 mod all_tenants;
 mod budget;
 mod capacity;
+mod changes;
 mod compact;
 mod conditional;
 mod context;
@@ -61,6 +62,8 @@ mod growth_tests;
 mod paging_tests;
 #[cfg(test)]
 mod returns_tests;
+#[cfg(test)]
+mod set_value_tests;
 #[cfg(test)]
 mod tenancy_tests;
 #[cfg(test)]

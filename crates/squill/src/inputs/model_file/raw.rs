@@ -607,7 +607,9 @@ pub(super) struct RawOperation {
     /// Instances inserted by one operation (default 1). Insert only.
     #[schemars(with = "Option<f64>", range(min = 1))]
     pub count: Option<S<f64>>,
-    /// Fields whose value changes. Update only.
+    /// Fields whose value changes. Update only. An entry `field = :name`
+    /// sets the field to the value the caller passes under that name, the
+    /// one a `when:` condition tests (`current_price = :offer`).
     #[schemars(with = "Option<Vec<String>>")]
     pub changes: Option<Vec<S<String>>>,
     /// Relationships re-pointed by the update. Update only.

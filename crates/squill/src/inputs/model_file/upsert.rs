@@ -95,9 +95,12 @@ pub(super) fn check(
     }
     let e = model.entity(*entity);
     let one_to_many = array_of(model, *entity);
+    // The relationship squill adds from the tenant (`org_of_stack`) is
+    // no other place: every operation names its tenant, so the upsert's
+    // filter holds the tenant's id and the added instance takes it.
     let others: Vec<RelationshipId> = model
         .relationships_to(*entity)
-        .filter(|r| Some(*r) != one_to_many)
+        .filter(|r| Some(*r) != one_to_many && !implicit_tenant(model, *r))
         .collect();
     if let Some(&r) = others.first() {
         return refuse(
@@ -159,8 +162,11 @@ pub(super) fn check(
             ),
         );
     }
-    // The insert builds the whole instance from the filter's keys and the
-    // amounts: a required field neither gives would be missing from it.
+    // The insert builds the whole instance from the filter's keys, the
+    // amounts and the changed fields' values (a `$set` applies to the
+    // document an upsert inserts too; the pushed element takes them): a
+    // required field none gives would be missing from it.
+    let changed = super::changes::changed_fields(e, op.changes.as_deref().unwrap_or(&[]));
     let given = |f: &str| {
         f == "_id"
             || filter
@@ -171,6 +177,7 @@ pub(super) fn check(
                 .iter()
                 .flat_map(|m| &m.0)
                 .any(|(k, _)| k.value == f)
+            || changed.iter().any(|c| c.value == f)
             || one_to_many.is_some_and(|r| model.relationship(r).child_field == f)
     };
     let missing: Vec<&str> = e
@@ -188,7 +195,7 @@ pub(super) fn check(
         refuse(
             ctx,
             format!(
-                "operation `{}` adds a `{}` when it finds none, but neither its filter nor its increments give the required {} {list}: the added `{}` would lack {}",
+                "operation `{}` adds a `{}` when it finds none, but neither its filter, its increments nor its changes give the required {} {list}: the added `{}` would lack {}",
                 name.value,
                 e.name,
                 if missing.len() == 1 {
@@ -200,7 +207,10 @@ pub(super) fn check(
                 if missing.len() == 1 { "it" } else { "them" },
             ),
             "required field not given",
-            "filter on the field with `eq`, add it to `increments`, or make it optional (`required: false`)",
+            &format!(
+                "filter on the field with `eq`, add it to `increments` or `changes` (`changes: [\"{0} = :{0}\"]`), or make it optional (`required: false`)",
+                missing[0]
+            ),
         );
     }
 }
@@ -208,9 +218,16 @@ pub(super) fn check(
 /// The one-to-many relationship that could hold `e` as an element of
 /// its parent's array.
 fn array_of(model: &Model, e: EntityId) -> Option<RelationshipId> {
-    model
-        .relationships_to(e)
-        .find(|r| model.relationship(*r).kind == RelationshipKind::OneToMany)
+    model.relationships_to(e).find(|r| {
+        model.relationship(*r).kind == RelationshipKind::OneToMany && !implicit_tenant(model, *r)
+    })
+}
+
+/// Whether `r` is the relationship squill adds under a tenant to carry
+/// its id down to an entity that belongs to it through a parent
+/// (`tenant_carry`), which the model file never wrote.
+fn implicit_tenant(model: &Model, r: RelationshipId) -> bool {
+    !model.relationship(r).tenant_chain.is_empty()
 }
 
 /// Whether `filter` picks one element of its parent's array by its key:

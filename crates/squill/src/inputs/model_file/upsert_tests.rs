@@ -144,3 +144,65 @@ fn inserts_is_a_share_and_needs_otherwise_insert() {
     let alone = GAME.replace("otherwise: insert", "inserts: 0.2");
     one_error(&alone, 18, 14, "but not `otherwise: insert`");
 }
+
+/// A required date the upsert sets (`changes: ["granted_at = :now"]`) is
+/// given to the added stack: the `$set` applies to an inserted document
+/// too, and the pushed element takes it (review48 B1). Plain `changes:
+/// [granted_at]` gives it as well.
+#[test]
+fn a_required_field_the_changes_give_is_accepted() {
+    let dated = GAME.replace(
+        "      qty: int\n",
+        "      qty: int\n      granted_at: date\n",
+    );
+    one_error(&dated, 19, 16, "the required field `granted_at`");
+    for changes in ["[\"granted_at = :now\"]", "[granted_at]"] {
+        let given = dated.replace(
+            "    otherwise: insert\n",
+            &format!("    changes: {changes}\n    otherwise: insert\n"),
+        );
+        let m = parse("m.yaml", &given).unwrap_or_else(|e| panic!("{changes}: {e}"));
+        let t = &m.workload.operations[0].terms;
+        assert_eq!(
+            t.value_of("granted_at"),
+            changes.contains(":now").then_some("now")
+        );
+    }
+}
+
+/// Under a tenant, the stack gets a relationship from the tenant that
+/// the model file never wrote (`org_of_stack`): it is no second place,
+/// and the upsert is accepted (review48 B2). A relationship the model
+/// writes to the stack is still refused.
+#[test]
+fn an_upsert_under_a_tenant_is_accepted() {
+    let tenant = GAME
+        .replace("name: game\n", "name: game\ntenant: org\n")
+        .replace(
+            "entities:\n",
+            "entities:\n  org: {count: 100, fields: {name: string(30)}}\n",
+        )
+        .replace(
+            "relationships:\n",
+            "relationships:\n  players: {parent: org, child: player, children: {typical: 10, max: 1000}, child_field: org}\n",
+        )
+        .replace(
+            "child_field: player}",
+            "child_field: player, layout: parent-reference}",
+        );
+    let m = parse("m.yaml", &tenant).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        m.relationships.iter().any(|r| r.name == "org_of_stack"),
+        "{:?}",
+        m.relationships.iter().map(|r| &r.name).collect::<Vec<_>>()
+    );
+    let written = tenant.replace(
+        "relationships:\n",
+        "relationships:\n  made_by: {parent: org, child: stack, children: {typical: 300, max: 30000}, child_field: maker}\n",
+    );
+    let e = errors(&written);
+    assert!(
+        e.iter().any(|x| x.2.contains("is also the child of `")),
+        "{e:?}"
+    );
+}

@@ -501,7 +501,15 @@ fn operation_kind(
             let changes = op
                 .changes
                 .as_ref()
-                .map(|c| fields(ctx, model, entity, c, "changed"))
+                .map(|c| {
+                    fields(
+                        ctx,
+                        model,
+                        entity,
+                        &super::changes::changed_fields(model.entity(entity), c),
+                        "changed",
+                    )
+                })
                 .unwrap_or_default();
             let relinks = relationship_list(ctx, model, entity, op.relinks.as_deref(), "relinks");
             // A re-link moves a child to another parent; from the parent's

@@ -576,7 +576,16 @@ pub fn to_yaml(model: &Model) -> String {
                     let _ = writeln!(out, "    filter: {}", filter(f));
                 }
                 if !changes.is_empty() {
-                    let _ = writeln!(out, "    changes: {}", list(changes.iter().map(|c| s(c))));
+                    // A field set to the caller's named value is written
+                    // as it was read (`current_price = :offer`).
+                    let _ = writeln!(
+                        out,
+                        "    changes: {}",
+                        list(changes.iter().map(|c| match op.terms.value_of(c) {
+                            Some(v) => s(&format!("{c} = :{v}")),
+                            None => s(c),
+                        }))
+                    );
                 }
                 if !relinks.is_empty() {
                     let _ = writeln!(

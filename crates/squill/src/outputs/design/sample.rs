@@ -305,6 +305,7 @@ pub(crate) fn every_variant() -> Design {
         operation: "log_message".into(),
         rate: 5.0,
         index_entries_rewritten: 0.0,
+        set_to: Vec::new(),
         steps: actions
             .iter()
             .map(|a| Step {

@@ -476,6 +476,16 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan, spans: Opt
             let _ = writeln!(out, "     {}", v(&describe::largest(l)));
         }
     }
+    // A changed field the model sets to the caller's named value: the
+    // `$set` takes that one value, the one the conditions test.
+    for x in &plan.set_to {
+        let _ = writeln!(
+            out,
+            "  sets {} to {} (the caller's value)",
+            v(&x.field),
+            v(&x.value)
+        );
+    }
     let _ = writeln!(out, "  per run: {}", describe::per_run_of(plan));
     if plan.transaction {
         let _ = writeln!(out, "  {}", p.yellow("needs a multi-document transaction"));
