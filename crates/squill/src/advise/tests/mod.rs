@@ -4,6 +4,7 @@ mod aggregate_beside_page;
 mod alternatives;
 mod atomic_groups;
 mod bounded;
+mod bucket_pages;
 mod bucket_tenant;
 mod capacity;
 mod cascade;
