@@ -114,7 +114,11 @@ fn a_child_of_a_referenced_parent_refuses_another_tenant_against_a_server() {
     let out = run_check_script_on_data(
         (&uri, &python, &mongosh),
         (&model, &design),
-        ("tenant-bucketed-parent", "squill_tenant_bucketed_parent", false),
+        (
+            "tenant-bucketed-parent",
+            "squill_tenant_bucketed_parent",
+            false,
+        ),
         Some(&options),
         ("check_tenant_insert.py", &["org", "ingest", "device"]),
     );

@@ -40,7 +40,16 @@ fn pages_in_buckets(read: &str) -> bool {
     let facts = Facts::new(&m, &settings, 0);
     for_relationship(&facts, RelationshipId::from_index(0))
         .iter()
-        .any(|l| matches!(l, Layout::Bucket { by: BucketBy::Count, per_bucket: 50, .. }))
+        .any(|l| {
+            matches!(
+                l,
+                Layout::Bucket {
+                    by: BucketBy::Count,
+                    per_bucket: 50,
+                    ..
+                }
+            )
+        })
 }
 
 /// Oldest first by the date a device arrives with, or in no order: the
@@ -51,7 +60,9 @@ fn a_page_in_arrival_order_is_a_bucket() {
     assert!(pages_in_buckets("filter: {org: eq}"));
     // A window on that date picks buckets by the first and last date
     // each keeps.
-    assert!(pages_in_buckets("filter: {org: eq, added_at: range}, sort: added_at"));
+    assert!(pages_in_buckets(
+        "filter: {org: eq, added_at: range}, sort: added_at"
+    ));
 }
 
 /// By serial, the first page is the 50 lowest serials, not the first 50
@@ -73,6 +84,8 @@ fn a_page_sorted_on_a_date_that_changes_is_no_bucket() {
 /// "devices are read 50 at a time: one bucket document per page of 50".
 #[test]
 fn a_page_of_some_children_is_no_bucket() {
-    assert!(!pages_in_buckets("filter: {org: eq, model: eq}, sort: added_at"));
+    assert!(!pages_in_buckets(
+        "filter: {org: eq, model: eq}, sort: added_at"
+    ));
     assert!(!pages_in_buckets("filter: {org: eq, model: eq}"));
 }

@@ -234,5 +234,9 @@ fn a_parent_others_reference_is_not_bucketed_and_its_children_are_checked() {
     // The heartbeat updates the device's own document by its `_id`.
     let beat = &plan_of(&d, "heartbeat").steps[0];
     assert_eq!(beat.collection, "device");
-    assert!(beat.filter.iter().any(|f| f.path == "_id"), "{:?}", beat.filter);
+    assert!(
+        beat.filter.iter().any(|f| f.path == "_id"),
+        "{:?}",
+        beat.filter
+    );
 }
