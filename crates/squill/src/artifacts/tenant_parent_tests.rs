@@ -90,3 +90,45 @@ fn two_parents_of_one_entity_are_both_checked_against_a_server() {
     }
     assert!(!out.contains("FAIL"), "{out}");
 }
+
+/// audit49 A2: a reading filed under another org's device is refused in
+/// each language, and one under the caller's own device is inserted.
+/// Before, devices were kept in their org's buckets, and `ingest` inserted
+/// the caller's reading as given (no check: the device was not looked
+/// for), so a reading of org B under org A's device was stored.
+#[test]
+fn a_child_of_a_referenced_parent_refuses_another_tenant_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let text = include_str!("../advise/tests/bucketed-parent-tenant.yaml");
+    let model =
+        crate::inputs::model_file::parse("bucketed-parent-tenant.yaml", text).expect("parses");
+    let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .expect("advises");
+    let options = DataOptions {
+        max_children: Some(3),
+        format: crate::synthetic::DataFormat::Ejson,
+        ..DataOptions::new(3, 17)
+    };
+    let out = run_check_script_on_data(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (
+            "tenant-bucketed-parent",
+            "squill_tenant_bucketed_parent",
+            false,
+        ),
+        Some(&options),
+        ("check_tenant_insert.py", &["org", "ingest", "device"]),
+    );
+    for lang in ["python", "mongosh", "node"] {
+        for said in [
+            format!("ok: {lang} ingest with another tenant's parent: refused"),
+            format!("ok: {lang} ingest with the tenant's own parent: 1 reading inserted"),
+        ] {
+            assert!(out.contains(&said), "{said}: {out}");
+        }
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}

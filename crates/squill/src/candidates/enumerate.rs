@@ -283,8 +283,24 @@ fn enumerate(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
             }
         }
     }
+    // A bucket is a page of arrivals: a read of a parent's children in no
+    // order, or oldest first by a date they arrive with, takes one bucket
+    // per page, and a window on that date picks buckets by the first and
+    // last date each keeps. One sorted on anything else (devices by
+    // serial) wants another page than the first 50 to arrive (audit49
+    // A1), and one that tests the children otherwise (devices of one
+    // model) pages through some of them only (C2).
     for (k, sort) in &limits {
-        let in_order = sort.as_ref().is_none_or(|(_, desc)| !*desc);
+        let arrivals = rf.pages.iter().any(|(pk, ps, ranges)| {
+            pk == k && ps == sort && ranges.iter().all(|f| arrival_date(facts, rel.child, f))
+        });
+        if !arrivals {
+            continue;
+        }
+        let in_order = match sort {
+            None => true,
+            Some((field, desc)) => !*desc && arrival_date(facts, rel.child, field),
+        };
         if *k >= 2 && in_order {
             out.push(Layout::Bucket {
                 by: BucketBy::Count,
@@ -296,6 +312,23 @@ fn enumerate(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     out.extend(time_buckets(facts, r, &aggregates));
     out.dedup();
     out
+}
+
+/// Whether `field` of entity `e` grows with the order its instances
+/// arrive in: a date that no operation changes, set once when the
+/// instance is inserted (a post's `created_at`, a reading's `ts`). A date
+/// an update moves (a device's `last_seen`) or a field of any other type
+/// (a serial, a name) orders the instances otherwise.
+fn arrival_date(facts: &Facts<'_>, e: crate::model::EntityId, field: &str) -> bool {
+    let is_date = facts
+        .model
+        .entity(e)
+        .field(field)
+        .is_some_and(|f| f.ty == FieldType::Date);
+    let changed = facts.field_updates[e.index()]
+        .get(field)
+        .is_some_and(|rate| *rate > 0.0);
+    is_date && !changed
 }
 
 /// The fields of a tree's nodes that its walks up read (the names on a

@@ -36,6 +36,13 @@ pub struct RelFacts {
     /// Limits of reads of the children: K, the first sort key (field,
     /// descending) and the rate. Descending on a field = "the latest K".
     pub limits: Vec<(u64, Option<SortBy>, f64)>,
+    /// The limits of those reads that test the children by nothing but
+    /// ranges (a time window): K, the first sort key and the fields the
+    /// ranges test. Only such a page can be a bucket of arrivals (a window
+    /// picks buckets by the first and last date each keeps); a page of the
+    /// children of one model, or of one state, holds other children than
+    /// a bucket does (audit49 C2).
+    pub pages: Vec<(u64, Option<SortBy>, Vec<String>)>,
     /// Range conditions reads put on the children's fields through the
     /// relationship (a time window), with their rate.
     pub child_ranges: Vec<(String, f64)>,
@@ -414,11 +421,19 @@ impl<'m> Facts<'m> {
                 }
                 rf.child_fields_read.push((inc.fields.clone(), rate));
                 if let Some(limit) = inc.limit {
-                    rf.limits.push((
-                        limit,
-                        inc.sort.first().map(|s| (s.field.clone(), s.descending)),
-                        rate,
-                    ));
+                    let sort = inc.sort.first().map(|s| (s.field.clone(), s.descending));
+                    let ranges: Option<Vec<String>> = inc
+                        .filter
+                        .iter()
+                        .map(|f| match (f.op, &f.path[..]) {
+                            (crate::model::FilterOp::Range, [field]) => Some(field.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    if let Some(ranges) = ranges {
+                        rf.pages.push((limit, sort.clone(), ranges));
+                    }
+                    rf.limits.push((limit, sort, rate));
                 }
                 for f in &inc.filter {
                     if f.op == crate::model::FilterOp::Range

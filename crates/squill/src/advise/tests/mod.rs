@@ -5,6 +5,7 @@ mod alternatives;
 mod archive_tenant;
 mod atomic_groups;
 mod bounded;
+mod bucket_pages;
 mod bucket_tenant;
 mod capacity;
 mod cascade;

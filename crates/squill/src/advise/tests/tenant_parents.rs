@@ -208,3 +208,35 @@ fn both_parents_of_one_entity_are_found_each_by_its_own_id() {
         .expect("a write");
     assert_eq!(first_write, 2, "{:?}", p.steps);
 }
+
+/// audit49 A1/A2: a device is the parent of readings and is updated by
+/// its own id (`heartbeat`), so it keeps documents of its own (rule
+/// `bucket-loses-identity`), and a new reading's device is found in the
+/// caller's org before the insert. Before, devices went into the org's
+/// buckets: the bucket's elements had no id, `heartbeat` matched nothing,
+/// and `ingest` inserted a reading under another org's device unchecked,
+/// a saving that tipped the layout toward buckets.
+#[test]
+fn a_parent_others_reference_is_not_bucketed_and_its_children_are_checked() {
+    let d = design_of(include_str!("bucketed-parent-tenant.yaml"));
+    let devices = d
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "devices")
+        .expect("devices");
+    assert!(
+        !matches!(devices.chosen, crate::design::Layout::Bucket { .. }),
+        "{:?}",
+        devices.chosen
+    );
+    assert_eq!(actions(&d, "ingest"), [Action::Find, Action::InsertOne]);
+    assert_eq!(checked(&d, "ingest"), [("device".into(), "org".into())]);
+    // The heartbeat updates the device's own document by its `_id`.
+    let beat = &plan_of(&d, "heartbeat").steps[0];
+    assert_eq!(beat.collection, "device");
+    assert!(
+        beat.filter.iter().any(|f| f.path == "_id"),
+        "{:?}",
+        beat.filter
+    );
+}

@@ -28,6 +28,11 @@
 //!   tenant and matches nothing for another tenant's parent, and the
 //!   fallback then files the child in the overflow collection under that
 //!   parent. The find before the push refuses it;
+//! - a parent kept in buckets never occurs: a parent has children that
+//!   keep its id, and rule `bucket-loses-identity` keeps such an entity
+//!   out of buckets (audit49 A1/A2), so no layout of a parent skips this
+//!   find. A `layout: bucket` pinned on one anyway carries that rule's
+//!   error, and its elements have no id a find could name;
 //! - a parent that keeps no tenant id of its own because its tenant keeps
 //!   its id (an org's `projects: [ids]`): the parent is found as an id in
 //!   the tenant's array, `{_id: org, projects: project}` on `_id_`, one

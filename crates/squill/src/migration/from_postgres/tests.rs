@@ -98,7 +98,7 @@ fn tree_paths_and_buckets_are_queries_too() {
     rate: 50
     filter: {_id: eq}
     include:
-      order_lines_of_orders: {sort: line_no, limit: 2}
+      order_lines_of_orders: {limit: 2}
     aggregates: [sum(order_lines_of_orders.quantity), last(order_lines_of_orders.unit_price)]
 ",
     );

@@ -56,7 +56,7 @@ fn a_bucket_is_refused_by_name_not_built_otherwise() {
     let (schema, model, design) = advised(
         SHOP,
         &[("child_field: order_id\n", "    layout: bucket\n")],
-        "operations:\n  order_page:\n    read: orders\n    rate: 50\n    filter: {_id: eq}\n    include:\n      order_lines_of_orders: {sort: line_no, limit: 2}\n",
+        "operations:\n  order_page:\n    read: orders\n    rate: 50\n    filter: {_id: eq}\n    include:\n      order_lines_of_orders: {limit: 2}\n",
     );
     let mapping = Mapping::of(&schema);
     let b = Builder::new(&schema, &mapping, &model, &design, "public");
