@@ -2,6 +2,7 @@
 
 mod aggregate_beside_page;
 mod alternatives;
+mod archive_split_words;
 mod atomic_groups;
 mod bounded;
 mod bucket_tenant;
@@ -36,6 +37,7 @@ mod rules_fire;
 mod scale;
 mod scenarios;
 mod sharded_layout;
+mod sweeps;
 mod tenant_depth;
 mod tenant_finders;
 mod tenant_local;

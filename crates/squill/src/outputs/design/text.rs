@@ -472,6 +472,9 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan, spans: Opt
         if let Some(d) = step.densest.as_deref() {
             let _ = writeln!(out, "     {}", v(&describe::densest(d)));
         }
+        if let Some(b) = step.backlog {
+            let _ = writeln!(out, "     {}", v(&describe::backlog(step.documents, b)));
+        }
     }
     let _ = writeln!(out, "  per run: {}", describe::per_run_of(plan));
     if plan.transaction {
