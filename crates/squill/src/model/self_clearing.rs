@@ -27,7 +27,7 @@ fn own_field(c: &Filter) -> Option<&str> {
     (c.related.is_none() && c.path.len() == 1 && c.path[0] != "_id").then(|| c.path[0].as_str())
 }
 
-/// Whether `op` is an update that moves each instance it writes out of
+/// Whether `op` is a write that moves each instance it writes out of
 /// what it selects, with the same selection on every run:
 /// - it changes a field that its `when:` fixes to a constant (`status =
 ///   requested`), that its filter tests for equality (the state named),
@@ -37,14 +37,24 @@ fn own_field(c: &Filter) -> Option<&str> {
 ///   now) and tests of such states. A filter with the caller's own value
 ///   (a rider, an id, a place) selects other instances on each call, and
 ///   what one call leaves says nothing of the next.
+///
+/// A delete moves every instance it finds out of its selection: it is
+/// such a write when its filter asks the same on every run (a purge of
+/// the sessions unused for 30 minutes, every minute).
 pub fn clears_own_selection(op: &Operation) -> bool {
-    let OperationKind::Update {
-        filter, changes, ..
-    } = &op.kind
-    else {
-        return false;
-    };
     let fixed = fixed_states(op);
+    let (filter, changes): (&[Filter], &[String]) = match &op.kind {
+        OperationKind::Update {
+            filter, changes, ..
+        } => (filter, changes),
+        OperationKind::Delete { filter, .. } => {
+            let state = |c: &Filter| {
+                own_field(c).is_some_and(|f| c.op == FilterOp::Eq && fixed.contains(&f))
+            };
+            return !filter.is_empty() && filter.iter().all(|c| c.age.is_some() || state(c));
+        }
+        _ => return false,
+    };
     let changed = |f: &str| changes.iter().any(|c| c == f);
     let state = |c: &Filter| {
         own_field(c).is_some_and(|f| {
@@ -69,7 +79,9 @@ pub fn clears_own_selection(op: &Operation) -> bool {
 /// times the instances inserted between two runs, is what a run finds
 /// once the backlog is gone.
 pub fn state_tests(model: &Model, op: &Operation) -> Vec<Filter> {
-    let OperationKind::Update { entity, filter, .. } = &op.kind else {
+    let (OperationKind::Update { entity, filter, .. } | OperationKind::Delete { entity, filter }) =
+        &op.kind
+    else {
         return Vec::new();
     };
     let mut out: Vec<Filter> = filter.iter().filter(|c| c.age.is_none()).cloned().collect();
@@ -91,7 +103,8 @@ pub fn state_tests(model: &Model, op: &Operation) -> Vec<Filter> {
 /// does not clear its own selection (`clears_own_selection`) or does not
 /// run in `mix`.
 pub fn arrivals_per_run(model: &Model, op: &Operation, mix: usize) -> Option<f64> {
-    let OperationKind::Update { entity, .. } = &op.kind else {
+    let (OperationKind::Update { entity, .. } | OperationKind::Delete { entity, .. }) = &op.kind
+    else {
         return None;
     };
     let rate = op.rate(mix);

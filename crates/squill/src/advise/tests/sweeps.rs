@@ -108,3 +108,48 @@ fn a_state_only_live_rides_hold_is_not_written_in_the_archive() {
     assert!(names.contains(&"history_in_archive"), "{names:?}");
     assert!(names.contains(&"accept_ride_in_archive"), "{names:?}");
 }
+
+/// Sessions opened at 100/s, purged every minute once unused for 30
+/// minutes: each run deletes the minute's sessions that aged past 30
+/// minutes (100 × 60), not every old session there is. A purge of one
+/// user's old sessions selects other sessions on every call: priced at
+/// what its filter matches.
+const SESSIONS: &str = r"
+name: sessions
+entities:
+  user: {count: 1000000, fields: {name: string(20)}}
+  session:
+    count: 50000000
+    fields: {started_at: date, token: string(32)}
+relationships:
+  user_sessions: {parent: user, child: session, children: {min: 0, typical: 50, max: 5000}, child_field: user, layout: parent-reference}
+operations:
+  open: {insert: session, links: [user_sessions], rate: 100}
+  by_token: {read: session, filter: {token: eq}, rate: 1000}
+  purge:
+    delete: session
+    filter: PURGE
+    rate: 0.0167
+";
+
+#[test]
+fn a_purge_by_age_deletes_what_aged_since_its_last_run() {
+    let d = design(&SESSIONS.replace("PURGE", "{started_at: before(30 minutes)}"));
+    let p = plan(&d, "purge");
+    let step = p
+        .steps
+        .iter()
+        .find(|s| s.action == crate::design::Action::DeleteMany)
+        .expect("a deleteMany");
+    let per_run = 100.0 / 0.0167;
+    assert!(
+        (step.documents - per_run).abs() < 0.01 * per_run,
+        "{} documents a run, not {per_run}",
+        step.documents
+    );
+    assert!(step.backlog.is_some_and(|b| b > 100.0 * per_run));
+
+    let d = design(&SESSIONS.replace("PURGE", "{user: eq, started_at: before(30 minutes)}"));
+    let step = &plan(&d, "purge").steps.last().unwrap().clone();
+    assert_eq!(step.backlog, None);
+}
