@@ -23,7 +23,7 @@ pub(super) fn decision(
     let old = holding(without.1, entity);
     let held = live.map_or(EMPTY, |c| working_set(model, c, c.documents));
     let before = old.map_or(EMPTY, |c| {
-        working_set(without.0, c, model.entity(split.entity).count)
+        working_set(without.0, c, without.0.entity(split.entity).count)
     });
     let saves = without.1.totals.minus(&design.totals);
     let moved = split.moved_per_day / 86_400.0;

@@ -673,6 +673,13 @@ pub struct Step {
     /// back is the cut array (embed46).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub slices: Vec<ArraySlice>,
+    /// For a write that moves what it finds out of its own selection (a
+    /// sweep that cancels stale requests, `model::clears_own_selection`):
+    /// the documents its first run after deployment finds, every one
+    /// already in the state. `documents` (and the price) is what each
+    /// later run finds: those that arrived since the run before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backlog: Option<f64>,
 }
 
 /// An embedded array returned cut: its unexpired elements (`unexpired`),

@@ -248,6 +248,7 @@ pub fn as_archive(
     }
     let mut both = Vec::new();
     let mut extra: Vec<Operation> = Vec::new();
+    let live_states = live_states(model, entity, field, days);
     for (i, op) in model.workload.operations.iter().enumerate() {
         let mut kind = op.kind.clone();
         let mut clone: Option<OperationKind> = None;
@@ -260,7 +261,11 @@ pub fn as_archive(
             }
             | OperationKind::Delete {
                 entity: en, filter, ..
-            } if *en == entity => Some(split.side(filter)),
+            } if *en == entity => Some(if tests_live_state(op, &live_states) {
+                Side::Live
+            } else {
+                split.side(filter)
+            }),
             _ => None,
         };
         match on_entity {
@@ -334,6 +339,71 @@ fn across_split(op: &Operation) -> Option<super::Paging> {
             ..p
         },
         _ => p,
+    })
+}
+
+/// The states (a field and its constant: `status = requested`) that no
+/// instance past the horizon holds: a sweep of the entity clears them
+/// from every instance older than its `before` age plus one interval
+/// between its runs (`model::states_cleared_after`), and that is within
+/// the horizon. Only the live collection holds them, once the first run
+/// of the sweep is over.
+fn live_states(
+    model: &Model,
+    entity: EntityId,
+    field: &str,
+    days: f64,
+) -> Vec<(String, super::Literal)> {
+    model
+        .workload
+        .operations
+        .iter()
+        .filter(|op| matches!(op.kind, OperationKind::Update { entity: e, .. } if e == entity))
+        .filter_map(|op| super::states_cleared_after(op, field))
+        .filter(|(_, age)| *age < days)
+        .flat_map(|(states, _)| states)
+        .collect()
+}
+
+/// Whether a write selects only instances in one of `states` (its
+/// `when:` tests the field for equality with that constant): it finds
+/// nothing in the archive, so it runs on the live collection alone (the
+/// claim of a requested ride, its acceptance by id, the sweep itself).
+fn tests_live_state(op: &Operation, states: &[(String, super::Literal)]) -> bool {
+    op.is_write()
+        && op.terms.conditions.iter().any(|c| {
+            c.test == super::Test::Eq
+                && c.plus.is_none()
+                && states.iter().any(|(f, v)| *f == c.field && *v == c.value)
+        })
+}
+
+/// The share of an entity's whole history its collection holds: 1 but
+/// where an archive split divides it, the live side's count (or the
+/// archive's) over both. A parent's children there are that share of
+/// the relationship's stated ones (`scaled`): a figure compared with
+/// what the model states (a paged read's deepest page) is compared over
+/// the whole history.
+pub fn history_share(model: &Model, e: EntityId) -> f64 {
+    // Archives are appended after the model's own entities
+    // (`as_archive`): a model with none is told by its last entity.
+    let any = model
+        .entities
+        .last()
+        .is_some_and(|x| x.archive_of.is_some());
+    let other = model.entity(e).archive_of.or_else(|| {
+        any.then(|| {
+            model
+                .entities
+                .iter()
+                .position(|x| x.archive_of == Some(e))
+                .map(EntityId::from_index)
+        })
+        .flatten()
+    });
+    other.map_or(1.0, |o| {
+        let here = model.entity(e).count as f64;
+        (here / (here + model.entity(o).count as f64)).clamp(1e-9, 1.0)
     })
 }
 

@@ -16,6 +16,7 @@ mod growth;
 mod ids;
 mod junction;
 mod relationship;
+mod self_clearing;
 mod sides;
 mod sort_key;
 #[doc(hidden)]
@@ -27,6 +28,7 @@ mod workload;
 
 pub use archive::{
     ARCHIVE_BATCH, Archive, archive_horizon, archive_horizons, archive_job_operation, as_archive,
+    history_share,
 };
 pub use capacity::{
     CountGrowth, DAYS_A_MONTH, Deployment, GIB, Horizon, MAX_HORIZON_MONTHS, count_at, grown,
@@ -45,6 +47,9 @@ pub use expiry::{compare_expiry, unexpired_test};
 pub use growth::{Growth, Percentile, Period};
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
+pub use self_clearing::{
+    arrivals_per_run, clears_own_selection, state_tests, states_cleared_after,
+};
 pub use sides::{DISAGREE_FACTOR as SIDES_DISAGREE_FACTOR, agree_sides, links_by_side};
 pub use tenancy::{
     Tenant, by_id_alone, implied, own_conditions_within_tenant, searches_places, tenant_local,

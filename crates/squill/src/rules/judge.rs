@@ -45,20 +45,59 @@ impl<'a> RelCheck<'a> {
     pub fn parent(&self) -> String {
         crate::words::sides(self.parent_name(), self.child_name()).0
     }
-    /// One child as a sentence names it (see `parent`).
+    /// One child as a sentence names it (see `parent`); an archive's
+    /// (`model::as_archive`) as what it holds: "archived ride", not the
+    /// collection's name (audit48 C2).
     pub fn child(&self) -> String {
-        crate::words::sides(self.parent_name(), self.child_name()).1
+        let model = self.facts.model;
+        match model.entity(self.rel().child).archive_of {
+            Some(live) => format!(
+                "archived {}",
+                crate::words::sides(self.parent_name(), &model.entity(live).name).1
+            ),
+            None => crate::words::sides(self.parent_name(), self.child_name()).1,
+        }
     }
     /// What a count of one parent's children calls them, where the
     /// relationship says it better than the child's plural
     /// (`words::items_named`): the field of the parent that holds them
     /// (a channel's `members`), else the relationship's name (a user's
     /// `followers`); the field defaults to the name.
+    ///
+    /// Where an archive split divides the children (`model::as_archive`),
+    /// the count is of one side: "archived rides" in the archive, "rides
+    /// of the last day" in the live collection (audit48 C2: "a rider has
+    /// at most 19,654 ride_archives", and 346 rides of a rider with
+    /// 20,000).
     pub fn items(&self) -> Option<String> {
         let rel = self.rel();
-        [&rel.parent_field, &rel.name]
+        let model = self.facts.model;
+        let child = model.entity(rel.child);
+        if let Some(live) = child.archive_of {
+            let name = &model.entity(live).name;
+            return Some(format!("archived {}", crate::words::plural(name)));
+        }
+        let named = [&rel.parent_field, &rel.name]
             .into_iter()
-            .find_map(|name| crate::words::items_named(name, self.child_name()))
+            .find_map(|name| crate::words::items_named(name, self.child_name()));
+        // Archives are appended after the model's own entities: a model
+        // with none is told by its last entity, not by a scan of them all
+        // for every relationship judged.
+        let split = model
+            .entities
+            .last()
+            .is_some_and(|x| x.archive_of.is_some())
+            && model
+                .entities
+                .iter()
+                .any(|x| x.archive_of == Some(rel.child));
+        let per_day = model.inserts_per_day(rel.child);
+        if split && per_day > 0.0 {
+            let days = (child.count as f64 / per_day * 1_000.0).round() / 1_000.0;
+            let items = named.unwrap_or_else(|| crate::words::plural(self.child_name()));
+            return Some(format!("{items} of {}", crate::words::last_period(days)));
+        }
+        named
     }
     /// What a count of one child's parents calls them in a many-to-many,
     /// where the field of the child that holds them says it better than

@@ -267,6 +267,22 @@ pub fn duration_seconds(secs: u64) -> String {
     count(secs as f64, "second")
 }
 
+/// A period back from now, in the largest unit that divides it: "the
+/// last day", "the last 30 days", "the last 12 hours" (not "the last 1
+/// days"). A period of no whole second is said in days.
+pub fn last_period(days: f64) -> String {
+    let secs = days * 86_400.0;
+    let said = if secs >= 1.0 && (secs - secs.round()).abs() < 1e-6 {
+        duration_seconds(secs.round() as u64)
+    } else {
+        count(days, "day")
+    };
+    match said.strip_prefix("1 ") {
+        Some(unit) => format!("the last {unit}"),
+        None => format!("the last {said}"),
+    }
+}
+
 /// The children of one parent in a count: `items` (from `items_named`)
 /// where the relationship names them, else the child's plural.
 pub fn items(items: Option<&str>, child: &str) -> String {
@@ -295,6 +311,15 @@ mod tests {
     use super::*;
 
     /// Issue 41: "the latest version", not "the latest 1 versions".
+    /// audit48 C2: "the last 1 days".
+    #[test]
+    fn a_period_of_one_unit_is_singular() {
+        assert_eq!(last_period(1.0), "the last day");
+        assert_eq!(last_period(30.0), "the last 30 days");
+        assert_eq!(last_period(0.5), "the last 12 hours");
+        assert_eq!(last_period(1.0 / 24.0), "the last hour");
+    }
+
     #[test]
     fn the_latest_one_is_singular() {
         assert_eq!(latest(1, "version"), "the latest version");

@@ -18,8 +18,8 @@ mod visible;
 
 pub use date::utc;
 pub use grammar::{
-    a, article, count, duration_seconds, is_are, items, items_named, latest, plural, sides,
-    singular, snake,
+    a, article, count, duration_seconds, is_are, items, items_named, last_period, latest, plural,
+    sides, singular, snake,
 };
 pub use number::{at_most, bytes, how_many, int, num, percent, rate, rounds_to_nothing};
 pub use suggest::edit_distance;

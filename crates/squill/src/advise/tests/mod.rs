@@ -2,6 +2,7 @@
 
 mod aggregate_beside_page;
 mod alternatives;
+mod archive_split_words;
 mod archive_tenant;
 mod atomic_groups;
 mod bounded;
@@ -40,6 +41,7 @@ mod rules_fire;
 mod scale;
 mod scenarios;
 mod sharded_layout;
+mod sweeps;
 mod tenant_depth;
 mod tenant_finders;
 mod tenant_local;

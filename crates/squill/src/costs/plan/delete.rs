@@ -3,12 +3,40 @@
 use super::*;
 
 impl<'a> Planner<'a> {
+    /// A delete, priced (`steady`) at what a run finds once the backlog is
+    /// gone when it purges by age alone: each run deletes only what aged
+    /// past its filter since the run before. The steps that find and
+    /// delete them keep the first run's backlog.
     pub(super) fn delete(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         e: EntityId,
         filter: &[Filter],
+    ) {
+        let today = self.matched(e, filter, None);
+        let steady = self.steady(op, e, today);
+        self.delete_priced(plan, op, e, filter, steady);
+        if steady.is_some() {
+            let coll = self.access(e).collection;
+            for s in plan.steps.iter_mut().filter(|s| {
+                s.collection == coll
+                    && s.purpose
+                        .iter()
+                        .any(|p| matches!(p, Purpose::Delete { .. } | Purpose::FindToDelete { .. }))
+            }) {
+                s.backlog = Some(today);
+            }
+        }
+    }
+
+    fn delete_priced(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        filter: &[Filter],
+        steady: Option<f64>,
     ) {
         let f = self.facts;
         // Every bucketed child of its parents: their buckets go (their
@@ -28,7 +56,7 @@ impl<'a> Planner<'a> {
         // By one id, or by the ids the caller holds (`_id: in`), or every
         // instance a filter that pins none matches: many by the filter,
         // whatever the estimate (`pins_one`); `m` prices them.
-        let m = self.matched(e, filter, None);
+        let m = steady.unwrap_or_else(|| self.matched(e, filter, None));
         let many = !self.pins_one(e, filter);
         let one_or_in = if many { FilterOp::In } else { FilterOp::Eq };
         // A count (or sum) kept in the parent, or a subset of the latest
@@ -196,7 +224,10 @@ impl<'a> Planner<'a> {
                 plan,
                 op,
                 e,
-                &Read::by(filter, &["_id".to_string()]),
+                &Read {
+                    most: steady,
+                    ..Read::by(filter, &["_id".to_string()])
+                },
                 Purpose::FindToDelete {
                     entity: name.clone(),
                 },

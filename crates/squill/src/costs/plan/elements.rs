@@ -75,6 +75,7 @@ impl Planner<'_> {
             fields,
             paging: None,
             count: false,
+            most: None,
         };
         let purpose = Purpose::Find {
             entity: self.name(e).to_string(),

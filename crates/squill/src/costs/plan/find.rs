@@ -71,6 +71,7 @@ impl<'a> Planner<'a> {
             fields,
             paging,
             count,
+            most,
         } = read;
         let e = kinds[0];
         let acc = self.access(e);
@@ -84,7 +85,8 @@ impl<'a> Planner<'a> {
                 let all = if by_id { all.min(1.0) } else { all };
                 all.min(limit.map_or(f64::MAX, |l| l as f64))
             }
-        };
+        }
+        .min(most.unwrap_or(f64::MAX));
         self.test_kind(&mut conditions.eq, kinds, &acc, by_id);
         let keys = self.find_keys(kinds, &acc, read, &conditions, by_id);
         let scan = keys.is_empty();
@@ -241,7 +243,8 @@ impl<'a> Planner<'a> {
         let matches = match (kinds, paging) {
             ([_], Some(_)) => self
                 .largest_parent_scale(e, filter)
-                .map(|scale| self.matched_expected(e, filter, None) * scale),
+                .map(|scale| self.matched_expected(e, filter, None) * scale)
+                .map(|m| (m, m / crate::model::history_share(self.facts.model, e))),
             _ => None,
         };
         super::paging::paged(

@@ -674,7 +674,10 @@ impl<'a> Planner<'a> {
         // model bounds no owner's, so the paging is priced as stated.
         let largest = match rel.children.max.finite() {
             Some(_) if self.tenant_local_read(r, target, &inc.filter) => None,
-            Some(max) if inc.to_children => Some(each * (max as f64 / f.typical(r)).max(1.0)),
+            Some(max) if inc.to_children => {
+                let here = each * (max as f64 / f.typical(r)).max(1.0);
+                Some((here, here / crate::model::history_share(f.model, target)))
+            }
             _ => None,
         };
         super::paging::paged(

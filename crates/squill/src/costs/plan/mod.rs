@@ -172,6 +172,10 @@ struct Read<'q> {
     paging: Option<crate::model::Paging>,
     /// Only how many match (`returns: count`), not the documents.
     count: bool,
+    /// The most a run finds, below what the filter matches: a sweep that
+    /// moves what it finds out of its own filter finds only what arrived
+    /// since its last run (`steady`).
+    most: Option<f64>,
 }
 
 impl<'q> Read<'q> {
@@ -184,6 +188,7 @@ impl<'q> Read<'q> {
             fields,
             paging: None,
             count: false,
+            most: None,
         }
     }
 }
@@ -234,6 +239,7 @@ mod paging;
 mod reread;
 mod sharded;
 mod sorted_ids;
+mod steady;
 mod subset;
 mod tenant;
 mod tenant_local;
@@ -1084,6 +1090,7 @@ impl<'a> Planner<'a> {
                         fields,
                         paging: op.paging,
                         count: false,
+                        most: None,
                     };
                     self.find_family(&mut plan, op_id, &kinds, &read);
                     return plan;
@@ -1109,6 +1116,7 @@ impl<'a> Planner<'a> {
                     fields,
                     paging: op.paging,
                     count: op.counts,
+                    most: None,
                 };
                 let (m, step) = self.find(&mut plan, op_id, *entity, &read, purpose);
                 let mut first = plan.cost;
@@ -1357,6 +1365,7 @@ impl<'a> Planner<'a> {
             bucket_order: None,
             if_full: None,
             slices: Vec::new(),
+            backlog: None,
         }
     }
 

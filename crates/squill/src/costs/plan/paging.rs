@@ -60,8 +60,14 @@ pub(super) fn sort_with_id(keys: &[(String, i32)], sort: &[(String, i32)]) -> Ve
 }
 
 /// Items a paged read's filter matches at the largest parent (`None`
-/// where the step does not know them).
-pub(super) type Matches = Option<f64>;
+/// where the step does not know them), in the collection it reads, and
+/// as the relationship states them: more where an archive split keeps
+/// only a share of each parent's children in that collection
+/// (`model::history_share`). The skip is priced at the first; the depth
+/// and the `max` disagree only past the second (audit48 B5: a rider's
+/// 346 rides of the last day are no disagreement with a page 4,000 deep
+/// of a rider with at most 20,000).
+pub(super) type Matches = Option<(f64, f64)>;
 
 /// Adds the paging of a sorted, limited step whose page holds `limit`
 /// items: `pages` pages are read per execution (one per parent for an include); `covered` says whether the
@@ -86,9 +92,11 @@ pub(super) fn paged(
     let (Some(p), Some(page)) = (paging, limit) else {
         return;
     };
+    let stated = matches.map(|(_, s)| s);
+    let matches = matches.map(|(m, _)| m);
     let skipped = matches.map_or_else(|| p.skipped(page), |m| p.skipped_within(page, m)) * pages;
     let deepest_items = p.deepest.max(1.0) * page as f64;
-    let past_the_matches = matches
+    let past_the_matches = stated
         .filter(|&largest| deepest_items > largest)
         .map(|largest| PastTheMatches {
             deepest_items,

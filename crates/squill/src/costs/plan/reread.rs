@@ -107,6 +107,7 @@ impl Planner<'_> {
             fields: &fields,
             paging: None,
             count: false,
+            most: None,
         };
         let before = plan.cost;
         let purpose = Purpose::RereadComputed {

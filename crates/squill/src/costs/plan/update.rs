@@ -66,11 +66,16 @@ impl<'a> Planner<'a> {
             Some(FilterOp::In) => FilterOp::In,
             _ => FilterOp::Eq,
         };
-        let m = if multi || id_op == FilterOp::In {
+        let today = if multi || id_op == FilterOp::In {
             self.matched(e, filter, None)
         } else {
             1.0
         };
+        // A sweep that moves what it writes out of its own filter finds,
+        // on each run after the first, only what arrived since the last
+        // (`steady`): priced at that, the backlog noted on its steps.
+        let steady = self.steady(op, e, today);
+        let m = steady.unwrap_or(today);
         // The plan before the query for the ids: when nothing else needs
         // those ids (no copy, counter or array to keep up), the update goes
         // back to it and takes the filter itself, as the application would.
@@ -81,6 +86,7 @@ impl<'a> Planner<'a> {
             let id = ["_id".to_string()];
             let read = Read {
                 limit: if multi { None } else { Some(1) },
+                most: steady,
                 ..Read::by(filter, &id)
             };
             let (_, n) = self.find(
@@ -260,6 +266,17 @@ impl<'a> Planner<'a> {
         };
         let at = plan.steps.len();
         self.write_update(plan, op, ch, (own, by_id && id_op == FilterOp::Eq), edits);
+        if steady.is_some() {
+            let coll = &acc.collection;
+            for s in plan.steps.iter_mut().filter(|s| {
+                &s.collection == coll
+                    && s.purpose
+                        .iter()
+                        .any(|p| matches!(p, Purpose::Update { .. } | Purpose::FindToUpdate { .. }))
+            }) {
+                s.backlog = Some(today);
+            }
+        }
         if let Some(own) = plan.steps[at..].iter_mut().find(|s| {
             s.purpose
                 .iter()

@@ -63,9 +63,9 @@ pub(crate) fn entity_decision(decision: &EntityDecision) -> String {
         } => format!(
             "{}{}{}",
             MD.prose(&format!(
-                "archive by age: {collection} keeps the {} of the last {} days (by ",
+                "archive by age: {collection} keeps the {} of {} (by ",
                 crate::words::plural(entity),
-                crate::words::num(*horizon_days)
+                crate::words::last_period(*horizon_days)
             )),
             MD.name(field),
             MD.prose(&format!(

@@ -57,6 +57,7 @@ fn step(collection: &str, action: Action) -> Step {
         bucket_order: None,
         if_full: None,
         slices: Vec::new(),
+        backlog: None,
     }
 }
 

@@ -475,6 +475,9 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan, spans: Opt
         if let Some(l) = step.largest.as_deref() {
             let _ = writeln!(out, "     {}", v(&describe::largest(l)));
         }
+        if let Some(b) = step.backlog {
+            let _ = writeln!(out, "     {}", v(&describe::backlog(step.documents, b)));
+        }
     }
     // A changed field the model sets to the caller's named value: the
     // `$set` takes that one value, the one the conditions test.
