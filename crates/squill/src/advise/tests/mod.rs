@@ -45,6 +45,7 @@ mod tenant_unique;
 mod tenant_unique_carried;
 mod tenant_writes;
 mod tenants;
+mod tradeoff_owners;
 mod today;
 mod write_conditions;
 mod write_many;
