@@ -744,6 +744,8 @@ pub enum Warning {
     NotAtomic {
         operation: String,
         writes: usize,
+        #[serde(skip)]
+        #[schemars(skip)]
         written: Vec<String>,
     },
     /// Re-pointing an entity takes `updates` updates that are not atomic.
@@ -957,12 +959,7 @@ impl Warning {
     /// when `joined` says no relationship links any two of the entities
     /// written, when they write either; any other warning, when it is
     /// about either.
-    pub fn concerns(
-        &self,
-        parent: &str,
-        child: &str,
-        joined: impl Fn(&str, &str) -> bool,
-    ) -> bool {
+    pub fn concerns(&self, parent: &str, child: &str, joined: impl Fn(&str, &str) -> bool) -> bool {
         match self {
             Warning::NotAtomic { written, .. } => {
                 let has = |e: &str| written.iter().any(|w| w == e);

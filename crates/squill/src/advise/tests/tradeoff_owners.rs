@@ -159,10 +159,16 @@ fn a_copys_tradeoffs_are_its_relationships_alone() {
             .clone()
     };
     let of_move = |name: &str| {
-        tradeoffs(name).into_iter().filter(|t| t.starts_with("move_deal")).collect::<Vec<_>>()
+        tradeoffs(name)
+            .into_iter()
+            .filter(|t| t.starts_with("move_deal"))
+            .collect::<Vec<_>>()
     };
     let kept = of_move("contact_deals");
-    assert!(kept.iter().any(|t| t.contains("refresh the copy")), "{kept:?}");
+    assert!(
+        kept.iter().any(|t| t.contains("refresh the copy")),
+        "{kept:?}"
+    );
     assert!(kept.iter().any(|t| t.contains("not atomic")), "{kept:?}");
     for other in ["contacts", "deals", "timeline"] {
         assert!(of_move(other).is_empty(), "{other}: {:?}", tradeoffs(other));
