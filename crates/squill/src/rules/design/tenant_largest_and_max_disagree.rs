@@ -71,7 +71,8 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for f in &all {
         let above = f.by_share * DISAGREE_FACTOR < f.max;
-        if !above && !(nowhere && below(f)) {
+        let contradicts = above || (nowhere && below(f));
+        if !contradicts {
             continue;
         }
         let e = f.entity;
