@@ -258,17 +258,40 @@ pub(super) fn tradeoffs(
         .collect();
     ops.sort();
     ops.dedup();
+    // Whether some relationship of the model links entities `a` and `b`
+    // (by name, either way round).
+    let joined = |a: &str, b: &str| {
+        model.relationships.iter().any(|x| {
+            let (p, c) = (&model.entity(x.parent).name, &model.entity(x.child).name);
+            (p == a && c == b) || (p == b && c == a)
+        })
+    };
+    // A copy belongs to the relationship between its holder and its
+    // source (the deal's stage in a contact: `contact_deals`); where no
+    // relationship links them, to any relationship of either.
+    let ours = |s: &crate::design::Step, source: &str| {
+        let holder = s.purpose.iter().find_map(|p| match p {
+            crate::design::Purpose::RefreshCopy { holder, .. } => Some(holder.as_str()),
+            _ => None,
+        });
+        match holder {
+            Some(h) if joined(h, source) => {
+                (h == parent && source == child) || (h == child && source == parent)
+            }
+            _ => s.collection == *parent || s.collection == *child || source == child,
+        }
+    };
     for op in ops {
         let plan = &priced.plans[op.index()];
         for w in &plan.warnings {
             let t = w.text();
-            if (w.mentions(child) || w.mentions(parent)) && !out.contains(&t) {
+            if w.concerns(parent, child, joined) && !out.contains(&t) {
                 out.push(t);
             }
         }
         for s in &plan.steps {
             if let Some(source) = &s.copy_of
-                && (s.collection == *parent || s.collection == *child || source == child)
+                && ours(s, source)
             {
                 let t = format!(
                     "{} ({}/s) must {}; the copies are not updated atomically with the original",

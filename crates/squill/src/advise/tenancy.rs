@@ -2,7 +2,8 @@
 //! advised is planned again, the same candidates in the same state (every
 //! layout with its parameters, every entity pattern on or off as chosen),
 //! under figures where each scoped relationship has the largest tenant's
-//! children (its `max`, or the tenant's `largest` share), so that the
+//! children (the tenant's `largest` share within its `max`:
+//! `Model::largest_tenant_holds`), so that the
 //! report says what the largest store's queries cost in the design the
 //! typical store's were priced in, from the same planner. (A new search
 //! at those figures could choose another design, and describe that one.)
@@ -27,14 +28,9 @@ pub(super) fn report(chosen: &Advised, settings: &Settings) -> Option<TenancyRep
         };
         let rel = model.relationship(r);
         let typical = rel.children.typical;
-        let most = tenant
-            .largest
-            .map(|share| (share * model.entity(e).count as f64).round() as u64)
-            .or(rel.children.max.finite());
-        let Some(most) = most else {
+        let Some(most) = model.largest_tenant_holds(e) else {
             continue;
         };
-        let most = most.max(typical);
         largest.relationships[r.index()].children.typical = most;
         if rel.children.max.finite().is_some_and(|m| m < most) {
             largest.relationships[r.index()].children.max = Count::Finite(most);

@@ -619,12 +619,22 @@ impl<'m> Facts<'m> {
     /// parent, none takes only some of them (a limit, a condition, a
     /// window), none reads a child without its parent, and no other
     /// relationship leads to the child (a comment that is also its
-    /// author's is reached from there too).
+    /// author's is reached from there too). The child's link to the
+    /// model's tenant is not another parent when `r`'s parent lies within
+    /// the same tenant and nothing reads the children from the tenant: the
+    /// embedding parent holds the tenant's id, and so every line of a
+    /// warehouse's wave is that warehouse's (audit48 B1).
     pub fn read_whole(&self, r: RelationshipId) -> bool {
         let rf = self.rel(r);
-        let child = self.model.relationship(r).child;
-        self.rels_to[child.index()].len() == 1
-            && self.model.relationship(r).children.max.finite().is_some()
+        let rel = self.model.relationship(r);
+        let child = rel.child;
+        let tenant = self.model.tenant_relationship(child);
+        let within = self.model.tenant_relationship(rel.parent).is_some();
+        let another_parent = |&o: &RelationshipId| {
+            o != r && !(within && Some(o) == tenant && self.rel(o).reads_down == 0.0)
+        };
+        !self.rels_to[child.index()].iter().any(another_parent)
+            && rel.children.max.finite().is_some()
             && rf.reads_down > 0.0
             && rf.partial_reads_down == 0.0
             && rf.child_own_reads == 0.0

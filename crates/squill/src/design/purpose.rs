@@ -739,8 +739,15 @@ pub enum Warning {
     },
     /// An atomic group that writes `kinds` kinds of documents.
     Transaction { group: String, kinds: usize },
-    /// An operation whose `writes` writes to different documents are not atomic.
-    NotAtomic { operation: String, writes: usize },
+    /// An operation whose `writes` writes to different documents are not
+    /// atomic: documents of the entities `written` (each collection's root).
+    NotAtomic {
+        operation: String,
+        writes: usize,
+        #[serde(skip)]
+        #[schemars(skip)]
+        written: Vec<String>,
+    },
     /// Re-pointing an entity takes `updates` updates that are not atomic.
     RepointNotAtomic { entity: String, updates: usize },
     /// The entity's `unique:` combination `keys` is not in one collection's
@@ -945,11 +952,36 @@ impl Unreached {
 }
 
 impl Warning {
+    /// Whether the warning is a trade-off of the relationship between
+    /// `parent` and `child`: for separate writes, when they write both
+    /// (move_deal writes a deal and its copy in a contact: a trade-off of
+    /// `contact_deals`, not of the workspace's `deals`, audit48 C4), or,
+    /// when `joined` says no relationship links any two of the entities
+    /// written, when they write either; any other warning, when it is
+    /// about either.
+    pub fn concerns(&self, parent: &str, child: &str, joined: impl Fn(&str, &str) -> bool) -> bool {
+        match self {
+            Warning::NotAtomic { written, .. } => {
+                let has = |e: &str| written.iter().any(|w| w == e);
+                let linked = written
+                    .iter()
+                    .enumerate()
+                    .any(|(i, a)| written[i..].iter().any(|b| joined(a, b)));
+                if linked {
+                    has(parent) && has(child)
+                } else {
+                    has(parent) || has(child)
+                }
+            }
+            _ => self.mentions(parent) || self.mentions(child),
+        }
+    }
+
     /// Whether the warning is about `entity` (by its name in the model).
     pub fn mentions(&self, entity: &str) -> bool {
         match self {
             Warning::Transaction { group, .. } => group.contains(entity),
-            Warning::NotAtomic { operation, .. } => operation.contains(entity),
+            Warning::NotAtomic { written, .. } => written.iter().any(|w| w == entity),
             Warning::RepointNotAtomic { entity: e, .. }
             | Warning::SubsetFigureNotKept { entity: e, .. } => e == entity,
             Warning::UniqueUnchecked { entity: e, .. }
@@ -1028,7 +1060,9 @@ impl Warning {
             Warning::Transaction { group, kinds } => format!(
                 "atomic group `{group}` writes {kinds} kinds of documents: it runs in a multi-document transaction"
             ),
-            Warning::NotAtomic { operation, writes } => {
+            Warning::NotAtomic {
+                operation, writes, ..
+            } => {
                 format!(
                     "{operation} takes {writes} writes to different documents that are not atomic"
                 )

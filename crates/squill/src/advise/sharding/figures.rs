@@ -144,7 +144,7 @@ fn reference(model: &Model, coll: &Collection, relationship: &str, documents: u6
     // An unbounded relationship bounds no parent's children: at worst,
     // every child under one parent.
     let largest = match tenant_share {
-        Some(share) => (share * children as f64).round() as u64,
+        Some(_) => model.largest_tenant_holds(rel.child).unwrap_or(children),
         None => rel.children.max.finite().unwrap_or(children),
     };
     let docs =

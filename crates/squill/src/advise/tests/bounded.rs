@@ -96,3 +96,37 @@ fn a_child_with_another_parent_keeps_the_count_cap() {
         );
     assert_ne!(chosen(&two), Layout::Embed);
 }
+
+/// Forums as tenants (audit48 B1): a reply's link to its forum is not
+/// another parent, since the thread that embeds it holds the same forum.
+fn under_a_forum(thread: &str) -> String {
+    thread
+        .replace(
+            "name: threads\n",
+            "name: threads\ntenant: {entity: forum, largest: 0.05}\n",
+        )
+        .replace(
+            "entities:\n",
+            "entities:\n  forum:\n    count: 500\n    fields:\n      name: string(20)\n",
+        )
+        .replace(
+            "relationships:\n",
+            "relationships:\n  threads:\n    parent: forum\n    child: thread\n    children: {min: 0, typical: 200, max: 20000}\n    child_field: forum\n",
+        )
+}
+
+#[test]
+fn a_bounded_array_read_whole_embeds_under_a_tenant() {
+    assert_eq!(chosen(&under_a_forum(THREAD)), Layout::Embed);
+}
+
+/// The near miss: a reply the tenant reads on its own (a forum's newest
+/// replies) is not only read with its thread, so the count cap stays.
+#[test]
+fn replies_the_tenant_reads_keep_the_count_cap() {
+    let newest = format!(
+        "{}  newest_replies:\n    read: forum\n    rate: 5\n    filter: {{_id: eq}}\n    include:\n      forum_of_reply: {{limit: 20}}\n",
+        under_a_forum(THREAD)
+    );
+    assert_ne!(chosen(&newest), Layout::Embed);
+}

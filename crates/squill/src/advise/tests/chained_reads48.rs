@@ -177,3 +177,39 @@ fn a_delete_by_a_shared_reference_id_needs_its_filters_index() {
         p.cost
     );
 }
+
+/// review48 A8: under `tenant: space`, every step of the tray names the
+/// space, the hop on the follows too (it was `find follow { follower: eq
+/// }` on `follower_1`), and the follows' index leads with it. The space
+/// keeps every follow of the caller (a follower lies in one space): still
+/// 200 follows, then the 200 authors' 400 stories.
+#[test]
+fn each_step_of_a_chained_read_names_the_tenant() {
+    let text = social("    layout: embed\n", "")
+        .replace("name: social\n", "name: social\ntenant: space\n")
+        .replace("entities:\n", "entities:\n  space: {count: 1000, fields: {name: string(20)}}\n")
+        .replace(
+            "relationships:\n",
+            "relationships:\n  members: {parent: space, child: user, children: {typical: 2000, max: 100000}, child_field: space}\n",
+        );
+    let d = design(&text);
+    let p = plan(&d, "story_tray");
+    assert_eq!(p.steps.len(), 2, "{:#?}", p.steps);
+    for s in &p.steps {
+        assert_eq!(
+            s.filter.first().map(|f| (f.path.as_str(), f.op)),
+            Some(("space", FilterOp::Eq)),
+            "{} {:?}",
+            s.collection,
+            s.filter
+        );
+    }
+    assert_eq!(p.steps[0].collection, "follow");
+    let index = p.steps[0].index.clone().unwrap_or_default();
+    assert!(index.starts_with("space_1_follower_1"), "{index}");
+    assert!(
+        (p.cost.documents_examined - 400.0).abs() < 1.0,
+        "{:?}",
+        p.cost
+    );
+}

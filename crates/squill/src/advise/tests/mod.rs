@@ -52,6 +52,7 @@ mod tenant_unique_carried;
 mod tenant_writes;
 mod tenants;
 mod today;
+mod tradeoff_owners;
 mod write_conditions;
 mod write_many;
 mod write_plans;

@@ -242,3 +242,39 @@ fn a_write_by_id_is_scoped_to_its_tenant() {
         assert_eq!(s.index.as_deref(), Some("_id_"), "{name}");
     }
 }
+
+/// audit48 C5: one `largest:` share is the largest tenant's where it is
+/// largest. A workspace with 4% of the contacts has at most 50 API keys
+/// (`keys`'s `max`), not 4% of them: the report prices its keys at the
+/// `max` (they were 24,000), and its contacts at the share.
+#[test]
+fn the_largest_tenant_keeps_within_each_relationships_max() {
+    let text = r"
+name: crm-keys
+tenant: {entity: workspace, largest: 0.04}
+entities:
+  workspace: {count: 200000, fields: {name: string(30)}}
+  api_key: {count: 600000, fields: {hash: {type: string(44), unique: true}}}
+  contact: {count: 500000000, fields: {email: string(28)}}
+relationships:
+  keys:
+    parent: workspace
+    child: api_key
+    children: {min: 1, typical: 3, max: 50}
+    child_field: workspace
+  contacts:
+    parent: workspace
+    child: contact
+    children: {min: 0, typical: 2500, max: 20000000}
+    child_field: workspace
+operations:
+  auth: {read: api_key, filter: {hash: eq}, finds_tenant: true, rate: 20000}
+  list_keys: {read: api_key, filter: {workspace: eq}, rate: 10}
+  by_email: {read: contact, filter: {email: eq}, rate: 800}
+";
+    let d = design(text);
+    let t = d.tenancy.as_ref().expect("a tenancy report");
+    let largest = |e: &str| t.scoped.iter().find(|s| s.entity == e).expect(e).largest;
+    assert_eq!(largest("api_key"), 50.0);
+    assert_eq!(largest("contact"), 20_000_000.0);
+}

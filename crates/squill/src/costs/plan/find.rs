@@ -550,13 +550,15 @@ impl<'a> Planner<'a> {
                     entity: self.name(rel.parent).to_string(),
                     field: rel.parent_field.clone(),
                 };
-                self.find(plan, op, rel.parent, &Read::by(&[pf], &[]), purpose)
+                let hop = self.scoped_hop(op, rel.parent, pf);
+                self.find(plan, op, rel.parent, &Read::by(&hop, &[]), purpose)
             } else {
+                let hop = self.scoped_hop(op, rel.parent, pf);
                 self.find(
                     plan,
                     op,
                     rel.parent,
-                    &Read::by(&[pf], &["_id".to_string()]),
+                    &Read::by(&hop, &["_id".to_string()]),
                     purpose,
                 )
             };
@@ -603,7 +605,8 @@ impl<'a> Planner<'a> {
                         (None, Some(p)) => vec![p],
                         _ => Vec::new(),
                     };
-                    let read = Read::by(std::slice::from_ref(&cf), &returned);
+                    let hop = self.scoped_hop(op, rel.child, cf);
+                    let read = Read::by(&hop, &returned);
                     let (_, n) = self.find(plan, op, rel.child, &read, purpose);
                     let from = ValueSource::FromStep { step: n };
                     match ids {

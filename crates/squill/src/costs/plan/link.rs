@@ -127,6 +127,7 @@ impl<'a> Planner<'a> {
             plan.warnings.push(Warning::NotAtomic {
                 operation: f.model.operation(op).name.clone(),
                 writes: 2,
+                written: vec![f.model.entity(parent).name.clone()],
             });
         }
         let writes_parent = !on_parent.0.is_empty();

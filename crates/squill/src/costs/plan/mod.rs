@@ -962,6 +962,10 @@ impl<'a> Planner<'a> {
                 plan.warnings.push(Warning::NotAtomic {
                     operation: model.operation(op).name.clone(),
                     writes,
+                    written: distinct
+                        .iter()
+                        .map(|t| self.name(t.root).to_string())
+                        .collect(),
                 });
             }
         }

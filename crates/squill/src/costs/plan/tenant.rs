@@ -19,7 +19,7 @@
 use super::{OpPlan, Planner, filt};
 use crate::candidates::placement::Home;
 use crate::design::{Action, ValueSource};
-use crate::model::{EntityId, FilterOp, OperationId};
+use crate::model::{EntityId, Filter, FilterOp, OperationId};
 
 impl Planner<'_> {
     /// Adds the test on the tenant to each write step of `plan` on a
@@ -54,6 +54,34 @@ impl Planner<'_> {
             step.filter
                 .insert(0, filt(path, FilterOp::Eq, ValueSource::Param));
         }
+    }
+
+    /// The filter of a step that a read of `op` takes on the way through
+    /// a chained filter (the follows whose follower is the caller, before
+    /// the stories of the users they name), on scoped entity `e`: the
+    /// condition on the tenant first, as the model puts it before the
+    /// operation's own (review48 A8). Every operation names its tenant,
+    /// so the hop is scoped like the last step, and its index leads with
+    /// the tenant. The hop's documents are the tenant's (a follower in the
+    /// space), so the test keeps all of them: `implied` gives the tenant
+    /// no share beside a parent within it. Unchanged for an operation that
+    /// names no tenant (`all_tenants`, `finds_tenant`), an entity outside
+    /// it, or a filter that already names it.
+    pub(super) fn scoped_hop(&self, op: OperationId, e: EntityId, c: Filter) -> Vec<Filter> {
+        let model = self.facts.model;
+        let Some(r) = model.tenant_relationship(e) else {
+            return vec![c];
+        };
+        let names = |x: &Filter| {
+            x.related
+                .as_ref()
+                .is_some_and(|x| x.relationship == r && x.field == "_id" && x.further.is_empty())
+        };
+        if model.operation(op).finds_tenant || !self.operation_within_tenant(op) || names(&c) {
+            return vec![c];
+        }
+        let path = vec![model.relationship(r).name.clone(), "_id".to_string()];
+        vec![Filter::new(model, e, path, FilterOp::Eq), c]
     }
 
     /// Whether operation `op` lies within one tenant (see

@@ -1,11 +1,15 @@
 //! `tenant-largest-and-max-disagree`: under a tenant, the `largest` share
 //! and a scoped relationship's `max` children both say how many instances
-//! the largest tenant holds; beyond 2× apart, the model says two things,
-//! and squill says which it uses.
+//! the largest tenant holds. A `max` below the share is no disagreement:
+//! it bounds every tenant, and one share is the largest tenant's where it
+//! is largest (4% of a CRM's contacts, not 4% of its API keys), so squill
+//! takes the `max` for that entity. They contradict when a `max` lies far
+//! above the share, or when every stated `max` lies far below it (the
+//! share then holds of nothing).
 
 crate::rules::declare_rule! {
     id: "tenant-largest-and-max-disagree",
-    summary: "The tenant's largest share and a scoped relationship's max describe one fact, the largest tenant's instances; beyond 2× apart, squill keeps the share for the Tenants section and says so",
+    summary: "The tenant's largest share and the scoped relationships' max children contradict each other: a max far above the share, or every max far below it; squill says which figure it uses",
     kind: Design,
     severity: Warning,
     sources: ["MongoDB manual: db.collection.countDocuments()"],
@@ -14,14 +18,44 @@ crate::rules::declare_rule! {
 
 use crate::candidates::growth::DISAGREE_FACTOR;
 use crate::finding::{Evidence, Finding};
+use crate::model::{EntityId, Model};
 use crate::rules::judge::DesignCheck;
 use crate::words;
 
+/// One scoped entity's two figures: the share times its count, and the
+/// stated `max` of its relationship to the tenant.
+struct Figures {
+    entity: EntityId,
+    by_share: f64,
+    max: f64,
+}
+
+fn figures(model: &Model, share: f64) -> Vec<Figures> {
+    model
+        .entity_ids()
+        .filter_map(|e| {
+            let rel = model.relationship(model.tenant_relationship(e)?);
+            // A relationship squill adds (a carried tenant) takes its max
+            // from the share: no figure of the user's.
+            if !rel.tenant_chain.is_empty() {
+                return None;
+            }
+            let max = rel.children.max.finite()? as f64;
+            let by_share = (share * model.entity(e).count as f64).round();
+            (by_share > 0.0 && max > 0.0).then_some(Figures {
+                entity: e,
+                by_share,
+                max,
+            })
+        })
+        .collect()
+}
+
 /// One warning per scoped entity whose relationship to the tenant states a
-/// bounded `max` beyond `DISAGREE_FACTOR` of the `largest` share times the
-/// entity's count. The Tenants section prices the largest tenant at the
-/// share (`advise::tenancy`), raised to the typical where the share is
-/// smaller still.
+/// `max` beyond `DISAGREE_FACTOR` above the `largest` share times the
+/// entity's count, and one per entity when every stated `max` lies that
+/// far below. The Tenants section prices the largest tenant at the share
+/// within the `max` (`Model::largest_tenant_holds`).
 pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let model = cx.facts.model;
     let Some(tenant) = model.tenant else {
@@ -30,50 +64,52 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let Some(share) = tenant.largest else {
         return Vec::new();
     };
+    let all = figures(model, share);
+    let below = |f: &Figures| f.max * DISAGREE_FACTOR < f.by_share;
+    let nowhere = all.iter().all(below);
     let tenant_name = &model.entity(tenant.entity).name;
     let mut out = Vec::new();
-    for e in model.entity_ids() {
-        let Some(r) = model.tenant_relationship(e) else {
+    for f in &all {
+        let above = f.by_share * DISAGREE_FACTOR < f.max;
+        let contradicts = above || (nowhere && below(f));
+        if !contradicts {
             continue;
-        };
-        let rel = model.relationship(r);
-        let Some(max) = rel.children.max.finite() else {
-            continue;
-        };
+        }
+        let e = f.entity;
+        let rel = model.relationship(model.tenant_relationship(e).expect("scoped"));
         let entity = model.entity(e);
-        let by_share = (share * entity.count as f64).round();
-        let max = max as f64;
-        if by_share <= 0.0 || max <= 0.0 {
-            continue;
-        }
-        if by_share <= max * DISAGREE_FACTOR && max <= by_share * DISAGREE_FACTOR {
-            continue;
-        }
-        let used = by_share.max(rel.children.typical as f64);
+        let used = model.largest_tenant_holds(e).unwrap_or(0) as f64;
         let plural = words::plural(&entity.name);
+        let (says, then) = if above {
+            (
+                format!("lets {} have up to {}", words::a(tenant_name), words::num(f.max)),
+                String::new(),
+            )
+        } else {
+            (
+                format!("lets {} have at most {}", words::a(tenant_name), words::num(f.max)),
+                ", and no stated `max` leaves room for that share".to_string(),
+            )
+        };
         out.push(Finding {
             rule: RULE.id,
             severity: RULE.default_severity,
             message: format!(
-                "{name}: the largest {tenant_name} holds {} {plural} by the tenant's `largest: {}` ({} × {}), and at most {} by `{}`'s `max`: more than {}× apart. squill prices the largest {tenant_name} at {}",
-                words::num(by_share),
-                share,
-                share,
+                "{name}: `largest: {share}` gives the largest {tenant_name} {} {plural} ({share} × {}), but `{}` {says}{then}. squill takes {} for the largest {tenant_name}",
+                words::num(f.by_share),
                 words::num(entity.count as f64),
-                words::num(max),
                 rel.name,
-                words::num(DISAGREE_FACTOR),
                 words::num(used),
                 name = entity.name,
             ),
             location: DesignCheck::at(format!("relationships.{}.children.max", rel.name)),
             evidence: vec![
-                Evidence::new("largest_by_share", by_share),
-                Evidence::new("relationship_max", max),
+                Evidence::new("largest_by_share", f.by_share),
+                Evidence::new("relationship_max", f.max),
                 Evidence::new("largest_priced", used),
             ],
             help: Some(format!(
-                "make the two agree: the largest {tenant_name}'s {plural} are the share times the count, and the relationship's `max` children bounds every {tenant_name}; drop `largest` to use the `max`, or set the `max` to what the largest really holds"
+                "make the two agree: `largest` is the share of each entity's instances the largest {tenant_name} holds, and a relationship's `max` bounds every {tenant_name}; set the `max` to what the largest {tenant_name} really holds, or change `largest`"
             )),
         });
     }
@@ -119,21 +155,25 @@ operations:
         f.evidence.iter().find(|e| e.name == name).and_then(|e| e.value.as_f64())
     }
 
-    /// 13,200,000 by the share against a `max` of 132,000: 100× apart.
+    /// 13,200,000 by the share against a `max` of 132,000, the only one:
+    /// the share holds of nothing, and squill takes the `max`.
     #[test]
-    fn fires_with_both_figures() {
+    fn fires_when_every_max_is_far_below_the_share() {
         let found = judge_design_findings(&RULE, &PROJECTS.replace("MAX", "132000"));
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(ev(&found[0], "largest_by_share"), Some(13_200_000.0));
         assert_eq!(ev(&found[0], "relationship_max"), Some(132_000.0));
-        assert_eq!(ev(&found[0], "largest_priced"), Some(13_200_000.0));
-        insta::assert_snapshot!(found[0].message, @"event: the largest project holds 13,200,000 events by the tenant's `largest: 0.08` (0.08 × 165,000,000), and at most 132,000 by `events`'s `max`: more than 2× apart. squill prices the largest project at 13,200,000");
+        assert_eq!(ev(&found[0], "largest_priced"), Some(132_000.0));
+        insta::assert_snapshot!(found[0].message, @"event: `largest: 0.08` gives the largest project 13,200,000 events (0.08 × 165,000,000), but `events` lets a project have at most 132,000, and no stated `max` leaves room for that share. squill takes 132,000 for the largest project");
     }
 
-    /// A `max` far above the share disagrees too.
+    /// A `max` far above the share disagrees too; squill keeps the share.
     #[test]
     fn fires_on_a_max_far_above_the_share() {
-        assert_eq!(judge_design_findings(&RULE, &PROJECTS.replace("MAX", "26400001")).len(), 1);
+        let found = judge_design_findings(&RULE, &PROJECTS.replace("MAX", "26400001"));
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(ev(&found[0], "largest_priced"), Some(13_200_000.0));
+        insta::assert_snapshot!(found[0].message, @"event: `largest: 0.08` gives the largest project 13,200,000 events (0.08 × 165,000,000), but `events` lets a project have up to 26,400,001. squill takes 13,200,000 for the largest project");
     }
 
     /// Near misses: within 2× on either side.
@@ -141,5 +181,18 @@ operations:
     fn stays_quiet_within_the_factor() {
         assert!(judge_design_findings(&RULE, &PROJECTS.replace("MAX", "6600000")).is_empty());
         assert!(judge_design_findings(&RULE, &PROJECTS.replace("MAX", "26400000")).is_empty());
+    }
+
+    /// audit48 C5: the largest project has 8% of the events, and every
+    /// project at most 20 API keys. The share is the events'; the keys'
+    /// `max` bounds the largest project's keys. No contradiction.
+    #[test]
+    fn a_max_below_the_share_beside_one_that_fits_is_quiet() {
+        let keys = PROJECTS.replace("MAX", "13200000").replace(
+            "relationships:\n",
+            "  api_key:\n    count: 150000\n    fields: {hash: string(44)}\nrelationships:\n  keys:\n    parent: project\n    child: api_key\n    children: {min: 1, typical: 3, max: 20}\n    child_field: project\n",
+        );
+        let found = judge_design_findings(&RULE, &keys);
+        assert!(found.is_empty(), "{found:#?}");
     }
 }
