@@ -359,9 +359,10 @@ fn keepable(model: &crate::model::Model, child: EntityId, agg: &crate::model::Ag
             .iter()
             .filter(|op| op.entity_in(model) == child)
             .all(|op| {
-                !op.terms.upserts()
-                    && !op.terms.increments.iter().any(|i| depends(&i.field))
-                    && !(subset && unshared(op))
+                let moved_apart = op.terms.upserts()
+                    || op.terms.increments.iter().any(|i| depends(&i.field))
+                    || (subset && unshared(op));
+                !moved_apart
             })
 }
 
