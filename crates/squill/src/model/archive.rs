@@ -359,7 +359,7 @@ fn live_states(
         .operations
         .iter()
         .filter(|op| matches!(op.kind, OperationKind::Update { entity: e, .. } if e == entity))
-        .filter_map(|op| super::states_cleared_after(op, field))
+        .filter_map(|op| super::states_cleared_after(model, op, field))
         .filter(|(_, age)| *age < days)
         .flat_map(|(states, _)| states)
         .collect()

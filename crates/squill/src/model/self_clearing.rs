@@ -23,6 +23,20 @@ fn fixed_states(op: &Operation) -> Vec<&str> {
 }
 
 /// A test of the entity's own field (not through a relationship).
+/// Whether `c` is the equality on its tenant that scoping puts before
+/// every filter of a tenant's entity `e` (`inputs/model_file/tenancy.rs`):
+/// each run names one tenant, and what it selects there is that tenant's
+/// part of the same selection (review49 A3: the tenant had counted as a
+/// caller's value, and a sweep under a tenant was priced whole).
+fn names_tenant(model: &Model, e: super::EntityId, c: &Filter) -> bool {
+    c.op == FilterOp::Eq
+        && c.related.as_ref().is_some_and(|x| {
+            Some(x.relationship) == model.tenant_relationship(e)
+                && x.field == "_id"
+                && x.further.is_empty()
+        })
+}
+
 fn own_field(c: &Filter) -> Option<&str> {
     (c.related.is_none() && c.path.len() == 1 && c.path[0] != "_id").then(|| c.path[0].as_str())
 }
@@ -41,8 +55,10 @@ fn own_field(c: &Filter) -> Option<&str> {
 /// A delete moves every instance it finds out of its selection: it is
 /// such a write when its filter asks the same on every run (a purge of
 /// the sessions unused for 30 minutes, every minute).
-pub fn clears_own_selection(op: &Operation) -> bool {
+pub fn clears_own_selection(model: &Model, op: &Operation) -> bool {
     let fixed = fixed_states(op);
+    let e = op.entity_in(model);
+    let tenant = |c: &Filter| names_tenant(model, e, c);
     let (filter, changes): (&[Filter], &[String]) = match &op.kind {
         OperationKind::Update {
             filter, changes, ..
@@ -51,7 +67,10 @@ pub fn clears_own_selection(op: &Operation) -> bool {
             let state = |c: &Filter| {
                 own_field(c).is_some_and(|f| c.op == FilterOp::Eq && fixed.contains(&f))
             };
-            return !filter.is_empty() && filter.iter().all(|c| c.age.is_some() || state(c));
+            return !filter.is_empty()
+                && filter
+                    .iter()
+                    .all(|c| c.age.is_some() || state(c) || tenant(c));
         }
         _ => return false,
     };
@@ -61,7 +80,9 @@ pub fn clears_own_selection(op: &Operation) -> bool {
             matches!(c.op, FilterOp::Eq | FilterOp::In) && (changed(f) || fixed.contains(&f))
         })
     };
-    let same_every_run = filter.iter().all(|c| c.age.is_some() || state(c));
+    let same_every_run = filter
+        .iter()
+        .all(|c| c.age.is_some() || state(c) || tenant(c));
     let cleared = fixed.iter().any(|f| changed(f))
         || filter.iter().any(|c| {
             own_field(c).is_some_and(|f| {
@@ -84,7 +105,15 @@ pub fn state_tests(model: &Model, op: &Operation) -> Vec<Filter> {
     else {
         return Vec::new();
     };
-    let mut out: Vec<Filter> = filter.iter().filter(|c| c.age.is_none()).cloned().collect();
+    // The tenant's equality is no share of what arrives: a run per
+    // tenant, at the write's whole rate, finds each tenant's arrivals
+    // since its own last run, the entity's inserts over the rate as one
+    // run over every tenant would.
+    let mut out: Vec<Filter> = filter
+        .iter()
+        .filter(|c| c.age.is_none() && !names_tenant(model, *entity, c))
+        .cloned()
+        .collect();
     for f in fixed_states(op) {
         if !out.iter().any(|c| c.path.len() == 1 && c.path[0] == f) {
             out.push(Filter::new(
@@ -108,18 +137,23 @@ pub fn arrivals_per_run(model: &Model, op: &Operation, mix: usize) -> Option<f64
         return None;
     };
     let rate = op.rate(mix);
-    (rate > 0.0 && clears_own_selection(op)).then(|| model.inserts_per_second(*entity, mix) / rate)
+    (rate > 0.0 && clears_own_selection(model, op))
+        .then(|| model.inserts_per_second(*entity, mix) / rate)
 }
 
 /// The states (field and constant) that a sweep clears from every
 /// instance older than the returned age in days: its `before` age on
 /// `field` plus one interval between its runs. The instances past that
 /// age are never in those states (once the first run is over).
-pub fn states_cleared_after(op: &Operation, field: &str) -> Option<(Vec<(String, Literal)>, f64)> {
+pub fn states_cleared_after(
+    model: &Model,
+    op: &Operation,
+    field: &str,
+) -> Option<(Vec<(String, Literal)>, f64)> {
     let OperationKind::Update { filter, .. } = &op.kind else {
         return None;
     };
-    if !clears_own_selection(op) {
+    if !clears_own_selection(model, op) {
         return None;
     }
     let age = filter.iter().find_map(|c| {

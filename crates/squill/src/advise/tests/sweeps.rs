@@ -153,3 +153,35 @@ fn a_purge_by_age_deletes_what_aged_since_its_last_run() {
     let step = &plan(&d, "purge").steps.last().unwrap().clone();
     assert_eq!(step.backlog, None);
 }
+
+/// The same dispatch under a tenant (every ride and rider in a city, every
+/// operation naming its city): each run of the sweep names one city, and
+/// finds that city's requests since its own last run. The tenant's
+/// equality had counted as a caller's value, so the sweep was priced at
+/// today's figure again and ran on the archive (review49 A3).
+#[test]
+fn a_sweep_under_a_tenant_finds_what_arrived_since_its_last_run() {
+    let text = DISPATCH
+        .replace("SWEEP_CHANGES", "[status]")
+        .replace(
+            "entities:\n",
+            "tenant: city\nentities:\n  city: {count: 500, fields: {name: string(20)}}\n",
+        )
+        .replace(
+            "relationships:\n",
+            "relationships:\n  city_riders: {parent: city, child: rider, children: {min: 0, typical: 2000, max: 100000}, child_field: city}\n  city_rides: {parent: city, child: ride, children: {min: 0, typical: 4000000, max: 100000000}, child_field: city}\n",
+        );
+    let d = design(&text);
+    let step = &plan(&d, "cancel_stale_requests").steps[0];
+    let per_run = 400.0 / 0.0167 / 5.0;
+    assert!(
+        (step.documents - per_run).abs() < 0.01 * per_run,
+        "{} documents a run, not {per_run}",
+        step.documents
+    );
+    let names: Vec<&str> = d.operations.iter().map(|p| p.operation.as_str()).collect();
+    assert!(
+        !names.contains(&"cancel_stale_requests_in_archive"),
+        "{names:?}"
+    );
+}
