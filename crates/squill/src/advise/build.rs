@@ -55,7 +55,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
             cost: plan.cost,
             index_entries_rewritten: rewritten(&collections, &plan.steps),
             warnings: plan.warnings.clone(),
-            set_to: set_to(model, op),
+            set_to: set_to(model, op, &plan.warnings),
         })
         .collect();
     let mut totals = priced.totals;
@@ -1350,17 +1350,42 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
 }
 
 /// The fields operation `op` sets to a value the caller names
-/// (`current_price = :offer`), for the cookbook's `$set`.
-fn set_to(model: &crate::model::Model, op: crate::model::OperationId) -> Vec<crate::design::SetTo> {
-    let o = model.operation(op);
-    let entity = &o.entity_in(model);
-    o.terms
-        .values
+/// (`current_price = :offer`), for the cookbook's `$set`; where `op`
+/// carries its atomic group's one merged update, every operation's of
+/// the group (review49 A1: the merged `$set` took a separate parameter,
+/// and a call set the price below the offer it tested).
+fn set_to(
+    model: &crate::model::Model,
+    op: crate::model::OperationId,
+    warnings: &[crate::design::Warning],
+) -> Vec<crate::design::SetTo> {
+    let carried: Vec<&str> = warnings
         .iter()
-        .map(|v| crate::design::SetTo {
-            entity: model.entity(*entity).name.clone(),
-            field: v.field.clone(),
-            value: v.value.clone(),
+        .find_map(|w| match w {
+            crate::design::Warning::MergedWrite {
+                operations,
+                carries: true,
+                ..
+            } => Some(operations.iter().map(String::as_str).collect()),
+            _ => None,
         })
-        .collect()
+        .unwrap_or_default();
+    let mut out: Vec<crate::design::SetTo> = Vec::new();
+    for (i, o) in model.workload.operations.iter().enumerate() {
+        if crate::model::OperationId::from_index(i) != op && !carried.contains(&o.name.as_str()) {
+            continue;
+        }
+        let entity = o.entity_in(model);
+        for v in &o.terms.values {
+            let x = crate::design::SetTo {
+                entity: model.entity(entity).name.clone(),
+                field: v.field.clone(),
+                value: v.value.clone(),
+            };
+            if !out.contains(&x) {
+                out.push(x);
+            }
+        }
+    }
+    out
 }

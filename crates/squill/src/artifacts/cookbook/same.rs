@@ -411,3 +411,51 @@ atomic:
         }
     }
 }
+
+#[cfg(test)]
+mod merged_values {
+    /// Two updates of one auction, merged into one `updateOne`: the one
+    /// the model gives a caller's value (`current_price = :offer`) is not
+    /// the one that carries the merged write.
+    const MODEL: &str = "name: merged_offer
+entities:
+  auction:
+    count: 1000
+    fields:
+      status: {type: string(8), enum: [open, closed]}
+      current_price: int
+      last_offer: int
+      bid_count: int
+operations:
+  raise_price:
+    update: auction
+    filter: {_id: eq}
+    when: [\"current_price < :offer\", \"status = open\"]
+    changes: [\"current_price = :offer\"]
+    increments: {bid_count: 1}
+    rate: 10
+  note_offer:
+    update: auction
+    filter: {_id: eq}
+    changes: [\"last_offer = :offer\"]
+    rate: 10
+atomic:
+  place_bid: {writes: [note_offer, raise_price], same: auction}
+";
+
+    /// The merged `$set` writes the offer the condition tests into the
+    /// price: it took a separate `new_current_price`, and on SecantusDB an
+    /// offer of 150 left the price at 90 (review49 A1).
+    #[test]
+    fn a_merged_group_sets_each_field_to_its_callers_value() {
+        let model = crate::inputs::model_file::parse("m.yaml", MODEL).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let ops = super::super::op_codes(&d);
+        let py = super::super::python(&d, &ops);
+        assert!(!py.contains("new_current_price"), "{py}");
+        assert!(
+            py.contains("\"current_price\": offer") && py.contains("\"last_offer\": offer"),
+            "{py}"
+        );
+    }
+}
