@@ -42,8 +42,8 @@ fn rides(depth: u32) -> crate::design::Design {
 
 /// Pages down to item 4,000 of a rider with at most 20,000 rides agree
 /// with the model, though the live collection holds only a day of them
-/// (346 for the largest rider): no `skip-paging` disagreement. Down to
-/// item 40,000 they do not, and the finding compares with the 20,000.
+/// (346 for the largest rider): no `skip-paging` disagreement (the live
+/// share was compared, audit48 B5).
 #[test]
 fn the_deepest_page_is_compared_with_the_stated_max() {
     let d = rides(200);
@@ -60,12 +60,10 @@ fn the_deepest_page_is_compared_with_the_stated_max() {
             .collect()
     };
     assert_eq!(past(&d), Vec::<f64>::new());
-    let deep = past(&rides(2_000));
-    assert!(!deep.is_empty(), "page 2,000 of 20 lies past 20,000 rides");
-    assert!(
-        deep.iter().all(|m| (19_000.0..=21_000.0).contains(m)),
-        "{deep:?}"
-    );
+    // A read on both sides of the split pages by keyset in each, one
+    // cursor valid in both (archive49, audit49 A4): no page is skipped to,
+    // so no depth is compared at all, however deep.
+    assert_eq!(past(&rides(2_000)), Vec::<f64>::new());
 }
 
 /// The archive decision's working set without the split is the whole
