@@ -116,7 +116,7 @@ fn migrate_fills_tree_paths_page_buckets_and_kept_aggregates() {
     rate: 50
     filter: {_id: eq}
     include:
-      order_lines_of_orders: {sort: line_no, limit: 2}
+      order_lines_of_orders: {limit: 2}
     aggregates: [sum(order_lines_of_orders.quantity), max(order_lines_of_orders.unit_price)]
 ",
     );
@@ -521,7 +521,7 @@ fn migrate_follows_rows_deleted_moved_and_added_into_their_buckets() {
     rate: 50
     filter: {_id: eq}
     include:
-      order_lines_of_orders: {sort: line_no, limit: 2}
+      order_lines_of_orders: {limit: 2}
 ",
     );
     let design = design_of(&model);
