@@ -534,13 +534,13 @@ pub(crate) fn largest(l: &crate::design::StepLargest) -> String {
         .unwrap_or_default();
     format!(
         "for the largest {} ({} {}): {ids}{} found, {} examined, {} index keys; not in the price, which is a typical {}'s",
-        l.parent,
+        words::singular(&l.parent),
         words::num(l.children),
         words::plural(&l.child),
         words::count(l.documents, "document"),
         words::num(l.examined),
         words::num(l.keys),
-        l.parent,
+        words::singular(&l.parent),
     )
 }
 

@@ -86,8 +86,11 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                     Evidence::new("inserts_per_second", rate),
                 ],
                 help: Some(format!(
-                    "if {} knows the {child}'s {parent}, add `links: [{}]` to it; if a {child} gets its {parent} later (a claim or an update sets it), say `parents: {{min: 0}}` on {}",
-                    op.name, rel.name, rel.name
+                    "if {} knows the {child}'s {parent}, add `links: [{}]` to it; if {} gets its {parent} later (a claim or an update sets it), say `parents: {{min: 0}}` on {}",
+                    op.name,
+                    rel.name,
+                    words::a(&child),
+                    rel.name
                 )),
             });
         }
