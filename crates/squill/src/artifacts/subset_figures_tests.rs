@@ -142,13 +142,16 @@ fn with_write(write: &str) -> crate::design::Design {
 
 /// A write that cannot learn each child's share leaves a figure over a
 /// subset computed at read time, not kept: a delete of many tickets by
-/// a filter (its per-queue counts down count every ticket), and a move
-/// of a ticket to another queue (filtagg48's open list, review48 B6).
+/// a filter (its per-queue counts down count every ticket), a move of a
+/// ticket to another queue (filtagg48's open list, review48 B6), and a
+/// sweep that changes the tested field of many tickets in one
+/// `updateMany` (review49 A2).
 #[test]
 fn a_write_that_cannot_move_a_subset_figure_leaves_it_computed() {
     for write in [
         "  purge_closed:\n    delete: ticket\n    filter: {status: eq}\n    rate: 0.01\n",
         "  move_ticket:\n    update: ticket\n    filter: {_id: eq}\n    relinks: [tickets]\n    rate: 1\n",
+        "  close_all:\n    update: ticket\n    filter: {status: eq}\n    changes: [status]\n    multi: true\n    rate: 0.01\n",
     ] {
         let d = with_write(write);
         let queue = d

@@ -331,7 +331,9 @@ fn shared_name(names: &[&str]) -> String {
 /// - an update that moves a child to another parent (`relinks`): the old
 ///   parent's figure would lose, and the new one's gain, the child's
 ///   share, which that plan does not compute;
-/// - a link or unlink of the relationship by itself.
+/// - a link or unlink of the relationship by itself;
+/// - an update by a filter that names no one child (a sweep) that changes
+///   the tested or summed field.
 fn keepable(model: &crate::model::Model, child: EntityId, agg: &crate::model::Aggregate) -> bool {
     use crate::model::OperationKind;
     let depends = |f: &str| {
@@ -344,7 +346,21 @@ fn keepable(model: &crate::model::Model, child: EntityId, agg: &crate::model::Ag
         OperationKind::Delete { entity, filter } => {
             crate::model::identity(model, *entity, filter).is_none()
         }
-        OperationKind::Update { relinks, .. } => relinks.contains(&agg.relationship),
+        // A sweep (`updateMany`) that changes the tested or summed field
+        // of many children: one update, no child's share before and after
+        // (review49 A2: a sweep closing stale tickets left the kept count
+        // of open ones at 3 where 1 was open).
+        OperationKind::Update {
+            entity,
+            filter,
+            changes,
+            relinks,
+            ..
+        } => {
+            relinks.contains(&agg.relationship)
+                || (crate::model::identity(model, *entity, filter).is_none()
+                    && changes.iter().any(|f| depends(f)))
+        }
         _ => false,
     };
     let links = model.workload.operations.iter().any(|op| {
