@@ -195,8 +195,9 @@ pub(super) fn check(
         refuse(
             ctx,
             format!(
-                "operation `{}` adds a `{}` when it finds none, but neither its filter, its increments nor its changes give the required {} {list}: the added `{}` would lack {}",
+                "operation `{}` adds {} `{}` when it finds none, but neither its filter, its increments nor its changes give the required {} {list}: the added `{}` would lack {}",
                 name.value,
+                crate::words::article(&e.name),
                 e.name,
                 if missing.len() == 1 {
                     "field"

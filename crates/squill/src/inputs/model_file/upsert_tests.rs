@@ -71,6 +71,10 @@ fn a_required_field_the_upsert_cannot_give_is_refused() {
         "      qty: int\n      level: {type: int, required: true}\n",
     );
     one_error(&level, 19, 16, "the required field `level`");
+    one_error(&level, 19, 16, "adds a `stack` when it finds none");
+    // The article follows the name (audit49 C1: "a `item_stack`").
+    let item = level.replace("stack", "item_stack");
+    one_error(&item, 19, 16, "adds an `item_stack` when it finds none");
     let optional = level.replace("required: true", "required: false");
     parse("m.yaml", &optional).unwrap_or_else(|e| panic!("{e}"));
 }
