@@ -41,6 +41,18 @@ fn object_schema(shape: &Shape, title: Option<&str>) -> Json {
     Json::Object(schema)
 }
 
+/// An enum value as the field's type holds it: a number field's `enum`
+/// lists numbers, which the server compares by value with the stored int,
+/// long, double or decimal ("1" would match no number: audit50 A6).
+fn enum_json(bson_type: &str, v: &str) -> Json {
+    let number = matches!(bson_type, "int" | "long" | "double" | "decimal" | "number");
+    match (v.parse::<i64>(), v.parse::<f64>()) {
+        (Ok(n), _) if number => json!(n),
+        (_, Ok(x)) if number && x.is_finite() => json!(x),
+        _ => json!(v),
+    }
+}
+
 fn type_schema(ty: &ShapeType) -> Json {
     match ty {
         ShapeType::Scalar {
@@ -50,7 +62,11 @@ fn type_schema(ty: &ShapeType) -> Json {
             let mut schema = Map::new();
             schema.insert("bsonType".into(), json!(bson_type));
             if !enum_values.is_empty() {
-                schema.insert("enum".into(), json!(enum_values));
+                let values: Vec<Json> = enum_values
+                    .iter()
+                    .map(|v| enum_json(bson_type, v))
+                    .collect();
+                schema.insert("enum".into(), Json::Array(values));
             }
             Json::Object(schema)
         }

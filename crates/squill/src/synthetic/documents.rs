@@ -406,13 +406,12 @@ impl Builder<'_, '_> {
         let generated = v.spec.generate(key, scratch);
         // The design's enum wins over the model's when they differ.
         let allowed = |g: &Generated<'_>| match g {
-            Generated::Scalar(Scalar::Str(s)) => v.design_enum.iter().any(|e| e == s),
-            Generated::Scalar(Scalar::Plain(s)) => v.design_enum.iter().any(|e| e.as_bytes() == *s),
-            _ => false,
+            Generated::Scalar(s) => super::values::enum_allows(v.design_enum, s),
+            Generated::Value(_) => false,
         };
         if v.check_enum && !allowed(&generated) {
             let pick = &v.design_enum[(key % v.design_enum.len() as u64) as usize];
-            return Generated::Scalar(Scalar::Str(pick));
+            return Generated::Scalar(super::values::enum_scalar(v.spec.bson_type(), pick));
         }
         generated
     }

@@ -1016,3 +1016,45 @@ operations:
         2_000
     );
 }
+
+/// Audit50 A6: a number field with an `enum` (`stars: {type: int, enum:
+/// [1, 2, 3]}`) is generated as numbers its validator's numeric `enum`
+/// takes; the values were written as strings, which no `int` validator
+/// takes, so no document loaded.
+#[test]
+fn a_number_field_s_enum_is_numbers_in_the_data_and_the_validator() {
+    let model = crate::inputs::model_file::parse(
+        "enum.yaml",
+        "name: e
+entities:
+  hotel:
+    count: 50
+    fields:
+      stars: {type: int, enum: [1, 2, 3]}
+      grade: {type: double, enum: [1.5, 2]}
+      floors: {type: long, enum: [10, 20]}
+operations:
+  by_stars:
+    read: hotel
+    filter: {stars: eq}
+    rate: 10
+",
+    )
+    .unwrap();
+    let (_, design) =
+        crate::advise::advise_with_model(&model, &crate::settings::Settings::default(), None)
+            .unwrap();
+    let v = schema::validator(coll(&design, "hotel"));
+    let stars = &v["$jsonSchema"]["properties"]["stars"]["enum"];
+    assert_eq!(stars, &serde_json::json!([1, 2, 3]), "{v}");
+    let grade = &v["$jsonSchema"]["properties"]["grade"]["enum"];
+    assert_eq!(grade, &serde_json::json!([1.5, 2]), "{v}");
+    for (c, docs) in collect(&model, &design, 1, 3) {
+        assert!(!docs.is_empty(), "{c} has documents");
+        for doc in &docs {
+            if let Err(e) = check::check(&v, doc) {
+                panic!("{c}: {e}\n{}", doc.to_ejson_pretty());
+            }
+        }
+    }
+}

@@ -232,6 +232,43 @@ impl NumType {
     }
 }
 
+/// An enum value (the model keeps them as text) in the field's BSON type:
+/// a number field's values are numbers, which its validator's `enum`
+/// lists as numbers too (audit50 A6: `stars: {type: int, enum: [1..5]}`
+/// was written as "1", which no int validator takes).
+pub fn enum_scalar<'v>(bson_type: &str, v: &'v str) -> Scalar<'v> {
+    match bson_type {
+        "int" | "long" | "double" | "decimal" | "number" => match v.parse::<f64>() {
+            Ok(x) => NumType::of(bson_type).scalar(x),
+            Err(_) => Scalar::Str(v),
+        },
+        _ => Scalar::Str(v),
+    }
+}
+
+/// Whether a drawn scalar is one of an enum's values, compared as the
+/// field's type compares them (numbers by value).
+#[allow(clippy::float_cmp)] // membership is exact equality, as the server tests it
+pub fn enum_allows(values: &[String], s: &Scalar<'_>) -> bool {
+    let number = |x: f64| {
+        values
+            .iter()
+            .any(|v| v.parse::<f64>().is_ok_and(|y| y == x))
+    };
+    match *s {
+        Scalar::Str(t) => values.iter().any(|e| e == t),
+        Scalar::Plain(t) => values.iter().any(|e| e.as_bytes() == t),
+        Scalar::Int(x) => number(f64::from(x)),
+        Scalar::Long(x) => number(x as f64),
+        Scalar::Double(x) => number(x),
+        Scalar::Decimal {
+            coefficient,
+            exponent,
+        } => number(coefficient as f64 * 10f64.powi(exponent)),
+        _ => false,
+    }
+}
+
 /// A number in the field's BSON type.
 pub fn number(bson_type: &str, x: f64) -> Value {
     NumType::of(bson_type).scalar(x).to_value()
@@ -417,6 +454,10 @@ impl<'m> ScalarSpec<'m> {
 
     /// Whether every value is a string of `allowed`: true for a string
     /// field whose every enum value is one of them.
+    pub fn bson_type(&self) -> &str {
+        self.bson_type
+    }
+
     pub fn only_strings_of(&self, allowed: &[String]) -> bool {
         self.bson_type == "string"
             && !self.enum_values.is_empty()
@@ -444,11 +485,7 @@ impl<'m> ScalarSpec<'m> {
             let v = &self.enum_values[rng.below(self.enum_values.len() as u64) as usize];
             return Generated::Scalar(match self.bson_type {
                 "string" if self.enum_plain => Scalar::Plain(v.as_bytes()),
-                "string" => Scalar::Str(v),
-                other => match v.parse::<f64>() {
-                    Ok(x) => NumType::of(other).scalar(x),
-                    Err(_) => Scalar::Str(v),
-                },
+                other => enum_scalar(other, v),
             });
         }
         Generated::Scalar(match self.kind {

@@ -130,6 +130,30 @@ pub(super) fn field(
                 Some("list the allowed values, or remove `enum`".into()),
             );
         }
+        // A number field's values are numbers (audit50 A6): a value that is
+        // none would be a string no validator of the field's type takes.
+        let whole = matches!(short.ty, FieldType::Int | FieldType::Long);
+        let number = whole || matches!(short.ty, FieldType::Double | FieldType::Decimal);
+        for v in l.enum_values.iter().flatten() {
+            let fits = if whole {
+                v.value.parse::<i64>().is_ok()
+            } else {
+                v.value.parse::<f64>().is_ok_and(f64::is_finite)
+            };
+            if number && !fits {
+                ctx.error(
+                    ctx.pos(v),
+                    format!(
+                        "field `{}` is {} but its `enum` lists `{}`",
+                        name.value,
+                        if whole { "a whole number" } else { "a number" },
+                        v.value
+                    ),
+                    "not a number of the field's type",
+                    Some("list numbers of the field's type, or make the field a string".into()),
+                );
+            }
+        }
         enum_values = l
             .enum_values
             .iter()

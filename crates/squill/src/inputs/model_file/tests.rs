@@ -1756,3 +1756,30 @@ fn a_typical_may_be_a_fractional_mean() {
         p[0]
     );
 }
+
+/// Audit50 A6: a number field's `enum` lists numbers of its type, each
+/// value that is not one an error at its own position.
+#[test]
+fn a_number_field_s_enum_value_that_is_no_number_is_an_error_at_its_position() {
+    let text = "name: e
+entities:
+  hotel:
+    count: 50
+    fields:
+      stars: {type: int, enum: [1, 2.5, three]}
+      grade: {type: double, enum: [1.5, 2]}
+operations:
+  by_stars:
+    read: hotel
+    filter: {stars: eq}
+    rate: 10
+";
+    let got = problems(text);
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert!(
+        got[0]
+            .starts_with("m.yaml:6:36: field `stars` is a whole number but its `enum` lists `2.5`"),
+        "{got:#?}"
+    );
+    assert!(got[1].contains("lists `three`"), "{got:#?}");
+}
