@@ -285,3 +285,36 @@ fn a_read_that_finds_its_tenant_does_not_name_it() {
     );
     insta::assert_snapshot!(p.join("\n"));
 }
+
+/// Audit50 A8: the tenant's relationship squill carries down a chain
+/// keeps each step's fractional mean: 0.1 reactions a message, under
+/// 1,250 messages a channel and 20 channels a workspace, is 2,500 a
+/// workspace (the rounded `typical` of 0 made it none).
+#[test]
+fn a_carried_tenant_keeps_a_fractional_step_s_mean() {
+    let text = "
+name: chat
+tenant: workspace
+entities:
+  workspace: {count: 200000, fields: {name: string(30)}}
+  channel: {count: 4000000, fields: {name: string(20)}}
+  message: {count: 5000000000, fields: {text: string(200)}}
+  reaction: {count: 500000000, fields: {emoji: string(8)}}
+relationships:
+  channels: {parent: workspace, child: channel, children: {typical: 20, max: 40000}, child_field: workspace}
+  messages: {parent: channel, child: message, children: {typical: 1250, max: 20000000}, child_field: channel}
+  reactions: {parent: message, child: reaction, children: {min: 0, typical: 0.1, max: 20}}
+operations:
+  react: {insert: reaction, rate: 100}
+";
+    let m = parse("chat.yaml", text).unwrap_or_else(|e| panic!("{e}"));
+    let reaction = m.entity_by_name("reaction").unwrap();
+    let workspace = m.entity_by_name("workspace").unwrap();
+    let carried = m
+        .relationships
+        .iter()
+        .find(|r| r.parent == workspace && r.child == reaction)
+        .expect("the workspace's relationship to its reactions");
+    assert_eq!(carried.children.typical, 2500, "{:?}", carried.children);
+    assert_eq!(carried.children.mean_or_typical(), 2500.0);
+}
